@@ -1,0 +1,48 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server as SocketServer } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import type { Runtime } from '@reelstat/core';
+
+/** Bus channel on which any role asks every API replica to push an event to its browsers. */
+export const UI_EVENTS_CHANNEL = 'ui-events';
+
+export interface UiEvent {
+  event: string;
+  payload: unknown;
+}
+
+/**
+ * socket.io at BASE_URL/socket.io/. In a cluster the Redis adapter lets any replica broadcast to every
+ * browser. Roles that hold no sockets (the scheduler) publish UiEvents on the bus; each API replica relays
+ * them to its own sockets only (io.local), so every browser receives each event once.
+ */
+export async function attachSocketGateway(httpServer: HttpServer, runtime: Runtime): Promise<{ io: SocketServer; close: () => Promise<void> }> {
+  const io = new SocketServer(httpServer, {
+    path: `${runtime.config.baseUrl}/socket.io/`,
+    serveClient: false,
+    cors: { origin: false },
+  });
+  const redisClients: Redis[] = [];
+  if (runtime.config.redisUrl) {
+    const pub = new Redis(runtime.config.redisUrl, { maxRetriesPerRequest: null });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) client.on('error', (error) => runtime.logger.warn({ err: error.message }, 'redis (socket adapter) error'));
+    redisClients.push(pub, sub);
+    io.adapter(createAdapter(pub, sub, { key: 'reelstat:socket.io' }));
+  }
+  const unsubscribe = await runtime.bus.subscribe<UiEvent>(UI_EVENTS_CHANNEL, ({ event, payload }) => {
+    io.local.emit(event, payload);
+  });
+  return {
+    io,
+    close: async () => {
+      await unsubscribe();
+      io.disconnectSockets(true);
+      await new Promise<void>((resolve) => {
+        io.close(() => resolve());
+      });
+      await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
+    },
+  };
+}

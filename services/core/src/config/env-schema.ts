@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** Roles a process can run. A single-node install runs all of them in one process. */
+export const ROLE_NAMES = ['api', 'scheduler', 'dispatcher', 'operator'] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+    .optional();
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+    error: 'must be true or false',
+  })
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
+
+/**
+ * Every environment variable Reelstat reads, with its default. docs/configuration.md documents each one;
+ * a test keeps the two in step. Each variable may instead be given as <NAME>_FILE (a path whose content is
+ * the value), for secrets mounted from files.
+ */
+export const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  BASE_URL: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^\/[A-Za-z0-9._~\-/]*$/.test(value), 'must be a path such as /reelstat')
+    .transform((value) => value.replace(/\/+$/, '')),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], { error: 'must be auto, json or pretty' }).default('auto'),
+  TZ: z
+    .string()
+    .trim()
+    .min(1)
+    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Paris')
+    .default('UTC'),
+  ROLES: z
+    .string()
+    .trim()
+    .default(ROLE_NAMES.join(','))
+    .transform((value) => value.split(',').map((role) => role.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(ROLE_NAMES, { error: `each role must be one of ${ROLE_NAMES.join(', ')}` }))
+        .min(1, 'must name at least one role'),
+    )
+    .transform((roles) => [...new Set(roles)]),
+  METRICS_ENABLED: booleanText.default(true),
+  METRICS_PUBLIC: booleanText.default(true),
+  LEADER_ELECTION: z
+    .enum(['auto', 'postgres', 'none'], { error: 'must be auto, postgres or none' })
+    .default('auto'),
+  LEADER_LOCK_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  INSTANCE_ID: z.string().trim().min(1).optional(),
+});
+
+export type EnvInput = z.input<typeof envSchema>;
+export type Env = z.output<typeof envSchema>;
+
+function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,125 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { envSchema, type Env, type RoleName } from './env-schema.js';
+
+/** The typed configuration every part of Reelstat receives. Nothing else reads process.env. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  redisUrl: string | undefined;
+  jwtSecret: string;
+  baseUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  logFormat: Env['LOG_FORMAT'];
+  timeZone: string;
+  roles: RoleName[];
+  metricsEnabled: boolean;
+  metricsPublic: boolean;
+  leaderElection: Env['LEADER_ELECTION'];
+  leaderLockRenewMs: number;
+  shutdownTimeoutMs: number;
+  instanceId: string;
+  /** True when PostgreSQL is started by Reelstat itself (no DATABASE_URL). */
+  embeddedDatabase: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const FILE_SUFFIX = '_FILE';
+
+/**
+ * Reads <NAME> or <NAME>_FILE for every known variable. Both set is an error (which one wins would be a guess).
+ */
+function resolveRawEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(envSchema.shape)) {
+    const direct = env[name];
+    const filePath = env[`${name}${FILE_SUFFIX}`];
+    if (direct !== undefined && direct !== '' && filePath) {
+      problems.push(`${name}: set both ${name} and ${name}${FILE_SUFFIX}; set only one`);
+      continue;
+    }
+    if (filePath) {
+      try {
+        raw[name] = readFileSync(filePath, 'utf8').replace(/\r?\n$/, '');
+      } catch (error) {
+        problems.push(`${name}${FILE_SUFFIX}: cannot read ${filePath} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+    } else if (direct !== undefined && direct !== '') {
+      raw[name] = direct;
+    }
+  }
+  return raw;
+}
+
+/** Parses the environment once. Throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): AppConfig {
+  const problems: string[] = [];
+  const raw = { ...resolveRawEnv(env, problems), ...definedOnly(overrides) };
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.') || 'environment';
+      const value = raw[name];
+      const shown = value === undefined || /SECRET|PASSWORD|KEY|URL/.test(name) ? '' : ` (got "${value}")`;
+      problems.push(`${name}: ${issue.message}${shown}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir,
+    databaseUrl: values.DATABASE_URL,
+    databasePoolMax: values.DATABASE_POOL_MAX,
+    redisUrl: values.REDIS_URL,
+    jwtSecret: values.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
+    baseUrl: values.BASE_URL,
+    logLevel: values.LOG_LEVEL,
+    logFormat: values.LOG_FORMAT,
+    timeZone: values.TZ,
+    roles: values.ROLES,
+    metricsEnabled: values.METRICS_ENABLED,
+    metricsPublic: values.METRICS_PUBLIC,
+    leaderElection: values.LEADER_ELECTION,
+    leaderLockRenewMs: values.LEADER_LOCK_RENEW_MS,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    instanceId: values.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    embeddedDatabase: values.DATABASE_URL === undefined,
+  };
+}
+
+function definedOnly(values: Partial<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/**
+ * A secret generated on first start and kept under DATA_DIR, so tokens survive restarts without the
+ * operator having to invent one. Replicas must share it: cluster deployments set it explicitly.
+ */
+export function loadOrCreateSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, 'secrets', name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+}

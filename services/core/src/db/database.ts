@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { Sequelize, QueryTypes, type Transaction } from 'sequelize';
+import type { Logger } from '../logging/logger.js';
+
+// BIGINT counters (sizes, ticks, sums) fit comfortably in a double for our ranges; return them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export interface Database {
+  sequelize: Sequelize;
+  /** Hand-written SQL with bound parameters ($1, $2 … or $name). Returns rows. */
+  query<Row extends object = Record<string, unknown>>(sql: string, bind?: unknown[] | Record<string, unknown>, transaction?: Transaction): Promise<Row[]>;
+  isReachable(): Promise<boolean>;
+  close(): Promise<void>;
+  url: string;
+}
+
+export function openDatabase(url: string, logger: Logger, options: { poolMax?: number; applicationName?: string } = {}): Database {
+  const sequelize = new Sequelize(url, {
+    dialect: 'postgres',
+    dialectModule: pg,
+    logging: (sql, timing) => logger.trace({ component: 'sql', ms: timing }, sql),
+    benchmark: true,
+    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
+    dialectOptions: { application_name: options.applicationName ?? 'reelstat', statement_timeout: 60_000 },
+    define: { underscored: true, timestamps: false, freezeTableName: true },
+  });
+  return {
+    sequelize,
+    url,
+    async query<Row extends object>(sql: string, bind?: unknown[] | Record<string, unknown>, transaction?: Transaction) {
+      return sequelize.query<Row>(sql, { bind: bind as never, type: QueryTypes.SELECT, transaction: transaction ?? null, raw: true });
+    },
+    async isReachable() {
+      try {
+        await sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await sequelize.close();
+    },
+  };
+}
+
+/** Waits for a database that may still be starting (a Kubernetes pod often starts before its database). */
+export async function waitForDatabase(db: Database, logger: Logger, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 250;
+  for (;;) {
+    try {
+      await db.sequelize.authenticate({ logging: false });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`database not reachable after ${timeoutMs} ms: ${(error as Error).message}`);
+      logger.warn({ err: (error as Error).message }, 'database not reachable yet, retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+}

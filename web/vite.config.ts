@@ -1,0 +1,20 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// In development the API runs on REELSTAT_API (default http://127.0.0.1:3000); Vite proxies calls and sockets.
+const api = process.env.REELSTAT_API ?? 'http://127.0.0.1:3000';
+const proxied = ['/auth', '/api', '/stats', '/sync', '/backup', '/logs', '/webhooks', '/proxy', '/utils', '/healthz', '/readyz', '/metrics', '/api-docs'];
+
+export default defineConfig({
+  plugins: [react()],
+  // Relative asset URLs: the server adds <base href> for BASE_URL, so one build serves any sub-path.
+  base: './',
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: {
+      ...Object.fromEntries(proxied.map((path) => [path, { target: api, changeOrigin: false }])),
+      '/socket.io': { target: api, ws: true },
+    },
+  },
+});
