@@ -28,5 +28,6 @@ const started = Date.now();
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/api']);
 const webIndex = path.join(root, 'web/dist/index.html');
 const webStale = !existsSync(webIndex) || newestMtime(path.join(root, 'web')) > statSync(webIndex).mtimeMs;
-if (!ifNeeded || webStale) run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], path.join(root, 'web'));
+if (!ifNeeded || webStale)
+  run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], path.join(root, 'web'));
 console.log(`build done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -3,7 +3,21 @@ import react from '@vitejs/plugin-react';
 
 // In development the API runs on REELSTAT_API (default http://127.0.0.1:3000); Vite proxies calls and sockets.
 const api = process.env.REELSTAT_API ?? 'http://127.0.0.1:3000';
-const proxied = ['/auth', '/api', '/stats', '/sync', '/backup', '/logs', '/webhooks', '/proxy', '/utils', '/healthz', '/readyz', '/metrics', '/api-docs'];
+const proxied = [
+  '/auth',
+  '/api',
+  '/stats',
+  '/sync',
+  '/backup',
+  '/logs',
+  '/webhooks',
+  '/proxy',
+  '/utils',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/api-docs',
+];
 
 export default defineConfig({
   plugins: [react()],

@@ -10,7 +10,9 @@ import { startProcess } from './process/start-process.js';
 async function main() {
   const { values } = parseArgs({ options: { roles: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
   if (values.help) {
-    process.stdout.write('Usage: reelstat [--roles api,scheduler,dispatcher,operator]\nConfiguration: environment variables, see docs/configuration.md\n');
+    process.stdout.write(
+      'Usage: reelstat [--roles api,scheduler,dispatcher,operator]\nConfiguration: environment variables, see docs/configuration.md\n',
+    );
     return;
   }
   let config;

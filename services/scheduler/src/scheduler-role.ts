@@ -13,7 +13,9 @@ export class SchedulerRole implements Role {
   async start(runtime: Runtime): Promise<() => Promise<void>> {
     const elector = runtime.createLeaderElector('scheduler');
     this.elector = elector;
-    elector.onChange((leading) => runtime.logger.info({ role: this.name, leading }, leading ? 'scheduler is now the leader' : 'scheduler is now a follower'));
+    elector.onChange((leading) =>
+      runtime.logger.info({ role: this.name, leading }, leading ? 'scheduler is now the leader' : 'scheduler is now a follower'),
+    );
     await elector.start();
     this.started = true;
     return async () => {

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { Server as SocketServer } from 'socket.io';
 import type { AddressInfo } from 'node:net';
 import { Runtime, type AppConfig, type Logger, type Role, type RoleName } from '@reelstat/core';
 import { SchedulerRole } from '@reelstat/scheduler';
@@ -13,6 +14,8 @@ export interface RunningProcess {
   roles: Role[];
   url: string;
   port: number;
+  /** The socket.io server, when this process runs the api role. */
+  io: SocketServer | undefined;
   stop(): Promise<void>;
 }
 
@@ -30,9 +33,12 @@ const backgroundRoles: Record<Exclude<RoleName, 'api'>, () => Role> = {
 export async function startProcess(config: AppConfig, logger: Logger): Promise<RunningProcess> {
   const runtime = new Runtime(config, logger);
   for (const role of config.roles) runtime.metrics.roleInfo.set({ role }, 1);
-  const roles: Role[] = config.roles.filter((name): name is Exclude<RoleName, 'api'> => name !== 'api').map((name) => backgroundRoles[name]());
+  const roles: Role[] = config.roles
+    .filter((name): name is Exclude<RoleName, 'api'> => name !== 'api')
+    .map((name) => backgroundRoles[name]());
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
+  let io: SocketServer | undefined;
   try {
     await runtime.connect();
     const apiRouter = config.roles.includes('api') ? createApiRouter(runtime) : undefined;
@@ -41,6 +47,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     await listen(server, config.port, config.host);
     if (apiRouter) {
       const gateway = await attachSocketGateway(server, runtime);
+      io = gateway.io;
       stoppers.push(gateway.close);
     }
     await runtime.migrate();
@@ -59,6 +66,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     roles,
     url,
     port,
+    io,
     stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),
   };
 }

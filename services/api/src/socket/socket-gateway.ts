@@ -17,7 +17,10 @@ export interface UiEvent {
  * browser. Roles that hold no sockets (the scheduler) publish UiEvents on the bus; each API replica relays
  * them to its own sockets only (io.local), so every browser receives each event once.
  */
-export async function attachSocketGateway(httpServer: HttpServer, runtime: Runtime): Promise<{ io: SocketServer; close: () => Promise<void> }> {
+export async function attachSocketGateway(
+  httpServer: HttpServer,
+  runtime: Runtime,
+): Promise<{ io: SocketServer; close: () => Promise<void> }> {
   const io = new SocketServer(httpServer, {
     path: `${runtime.config.baseUrl}/socket.io/`,
     serveClient: false,
@@ -27,9 +30,10 @@ export async function attachSocketGateway(httpServer: HttpServer, runtime: Runti
   if (runtime.config.redisUrl) {
     const pub = new Redis(runtime.config.redisUrl, { maxRetriesPerRequest: null });
     const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (error) => runtime.logger.warn({ err: error.message }, 'redis (socket adapter) error'));
+    for (const client of [pub, sub])
+      client.on('error', (error) => runtime.logger.warn({ err: error.message }, 'redis (socket adapter) error'));
     redisClients.push(pub, sub);
-    io.adapter(createAdapter(pub, sub, { key: 'reelstat:socket.io' }));
+    io.adapter(createAdapter(pub, sub, { key: `${runtime.config.redisKeyPrefix}:socket.io` }));
   }
   const unsubscribe = await runtime.bus.subscribe<UiEvent>(UI_EVENTS_CHANNEL, ({ event, payload }) => {
     io.local.emit(event, payload);

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 
+/** Paths of the JSON API: never answered with the dashboard, so a wrong API call gets a JSON 404. */
+const API_PATH = /^\/(api|auth|stats|sync|backup|logs|webhooks|proxy|utils|socket\.io|api-docs)(\/|$)/;
+
 /** Where the built dashboard lives (web/dist), relative to this file in both src and dist layouts. */
 export function findWebRoot(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +23,11 @@ export function staticWeb(baseUrl: string): Router {
   const root = findWebRoot();
   if (!root) {
     router.get('/', (_req, res) => {
-      res.type('html').send('<!doctype html><title>Reelstat</title><p>Reelstat is running. The dashboard has not been built: run <code>npm run build</code>.</p>');
+      res
+        .type('html')
+        .send(
+          '<!doctype html><title>Reelstat</title><p>Reelstat is running. The dashboard has not been built: run <code>npm run build</code>.</p>',
+        );
     });
     return router;
   }
@@ -32,7 +39,7 @@ export function staticWeb(baseUrl: string): Router {
   router.use('/assets', express.static(path.join(root, 'assets'), { immutable: true, maxAge: '365d', index: false }));
   router.use(express.static(root, { index: false, maxAge: 0 }));
   router.get(/.*/, (req, res, next) => {
-    if (req.method !== 'GET' || !req.accepts('html')) return next();
+    if (API_PATH.test(req.path) || !req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(indexHtml);
   });

@@ -2,22 +2,27 @@ import { Redis } from 'ioredis';
 import type { BusHandler, EventBus } from './event-bus.js';
 import type { Logger } from '../logging/logger.js';
 
-const PREFIX = 'reelstat:bus:';
-
 export class RedisBus implements EventBus {
   readonly backend = 'redis' as const;
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Set<BusHandler<unknown>>>();
 
-  constructor(redisUrl: string, private readonly logger: Logger) {
+  private readonly prefix: string;
+
+  constructor(
+    redisUrl: string,
+    private readonly logger: Logger,
+    keyPrefix = 'reelstat',
+  ) {
+    this.prefix = `${keyPrefix}:bus:`;
     this.publisher = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
     this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (error) => this.logger.warn({ err: error.message }, 'redis (bus) connection error'));
     }
     this.subscriber.on('message', (fullChannel: string, payload: string) => {
-      const channel = fullChannel.slice(PREFIX.length);
+      const channel = fullChannel.slice(this.prefix.length);
       let message: unknown;
       try {
         message = JSON.parse(payload);
@@ -30,7 +35,7 @@ export class RedisBus implements EventBus {
   }
 
   async publish<Message>(channel: string, message: Message): Promise<void> {
-    await this.publisher.publish(PREFIX + channel, JSON.stringify(message));
+    await this.publisher.publish(this.prefix + channel, JSON.stringify(message));
   }
 
   async subscribe<Message>(channel: string, handler: BusHandler<Message>): Promise<() => Promise<void>> {
@@ -38,14 +43,14 @@ export class RedisBus implements EventBus {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      await this.subscriber.subscribe(PREFIX + channel);
+      await this.subscriber.subscribe(this.prefix + channel);
     }
     set.add(handler as BusHandler<unknown>);
     return async () => {
       set.delete(handler as BusHandler<unknown>);
       if (set.size === 0) {
         this.handlers.delete(channel);
-        await this.subscriber.unsubscribe(PREFIX + channel).catch(() => undefined);
+        await this.subscriber.unsubscribe(this.prefix + channel).catch(() => undefined);
       }
     };
   }

@@ -11,13 +11,16 @@ const optionalUrl = (protocols: string[]) =>
     .string()
     .trim()
     .min(1)
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    )
     .optional();
 
 const booleanText = z
@@ -43,6 +46,11 @@ export const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1-40 letters, digits, dots, dashes or underscores')
+    .default('reelstat'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   BASE_URL: z
     .string()
@@ -52,28 +60,22 @@ export const envSchema = z.object({
     .transform((value) => value.replace(/\/+$/, '')),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], { error: 'must be auto, json or pretty' }).default('auto'),
-  TZ: z
-    .string()
-    .trim()
-    .min(1)
-    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Paris')
-    .default('UTC'),
+  TZ: z.string().trim().min(1).refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Paris').default('UTC'),
   ROLES: z
     .string()
     .trim()
     .default(ROLE_NAMES.join(','))
-    .transform((value) => value.split(',').map((role) => role.trim()).filter(Boolean))
-    .pipe(
-      z
-        .array(z.enum(ROLE_NAMES, { error: `each role must be one of ${ROLE_NAMES.join(', ')}` }))
-        .min(1, 'must name at least one role'),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((role) => role.trim())
+        .filter(Boolean),
     )
+    .pipe(z.array(z.enum(ROLE_NAMES, { error: `each role must be one of ${ROLE_NAMES.join(', ')}` })).min(1, 'must name at least one role'))
     .transform((roles) => [...new Set(roles)]),
   METRICS_ENABLED: booleanText.default(true),
   METRICS_PUBLIC: booleanText.default(true),
-  LEADER_ELECTION: z
-    .enum(['auto', 'postgres', 'none'], { error: 'must be auto, postgres or none' })
-    .default('auto'),
+  LEADER_ELECTION: z.enum(['auto', 'postgres', 'none'], { error: 'must be auto, postgres or none' }).default('auto'),
   LEADER_LOCK_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
   INSTANCE_ID: z.string().trim().min(1).optional(),

@@ -12,6 +12,7 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   databasePoolMax: number;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   jwtSecret: string;
   baseUrl: string;
   logLevel: Env['LOG_LEVEL'];
@@ -85,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: values.DATABASE_URL,
     databasePoolMax: values.DATABASE_POOL_MAX,
     redisUrl: values.REDIS_URL,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
     jwtSecret: values.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
     baseUrl: values.BASE_URL,
     logLevel: values.LOG_LEVEL,

@@ -9,7 +9,11 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 export interface Database {
   sequelize: Sequelize;
   /** Hand-written SQL with bound parameters ($1, $2 … or $name). Returns rows. */
-  query<Row extends object = Record<string, unknown>>(sql: string, bind?: unknown[] | Record<string, unknown>, transaction?: Transaction): Promise<Row[]>;
+  query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    bind?: unknown[] | Record<string, unknown>,
+    transaction?: Transaction,
+  ): Promise<Row[]>;
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
   url: string;

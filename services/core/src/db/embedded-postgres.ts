@@ -62,6 +62,7 @@ export class EmbeddedPostgres {
     const child = spawn(
       bin.postgres,
       ['-D', clusterDir, '-p', String(this.port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration
       { ...(owner ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
     this.child = child;
@@ -119,7 +120,15 @@ export class EmbeddedPostgres {
     try {
       await run(
         bin.initdb,
-        [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', `--username=${this.user}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+        [
+          `--pgdata=${clusterDir}`,
+          '--auth=scram-sha-256',
+          `--username=${this.user}`,
+          `--pwfile=${passwordFile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration
         { ...(owner ?? {}), env: { ...process.env, LC_MESSAGES: 'C' } },
       );
     } finally {
@@ -181,7 +190,9 @@ async function loadBinaries(): Promise<PostgresBinaries> {
   try {
     return (await import(name)) as PostgresBinaries;
   } catch {
-    throw new Error(`No embedded PostgreSQL binaries for ${platform}-${process.arch} (package ${name}). Set DATABASE_URL to use an external PostgreSQL.`);
+    throw new Error(
+      `No embedded PostgreSQL binaries for ${platform}-${process.arch} (package ${name}). Set DATABASE_URL to use an external PostgreSQL.`,
+    );
   }
 }
 

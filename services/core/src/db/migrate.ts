@@ -52,9 +52,7 @@ export async function migrateToLatest(db: Database, logger: Logger): Promise<str
 }
 
 export async function pendingMigrationCount(db: Database): Promise<number> {
-  const rows = await db
-    .query<{ name: string }>('SELECT name FROM schema_migrations')
-    .catch(() => [] as { name: string }[]);
+  const rows = await db.query<{ name: string }>('SELECT name FROM schema_migrations').catch(() => [] as { name: string }[]);
   const applied = new Set(rows.map((row) => row.name));
   return migrations.filter((migration) => !applied.has(migration.name)).length;
 }

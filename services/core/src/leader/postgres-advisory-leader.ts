@@ -70,7 +70,10 @@ export class PostgresAdvisoryLeader implements LeaderElector {
         await client.query('SELECT 1');
         return;
       }
-      const result = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS acquired', [LOCK_NAMESPACE, this.lockKey]);
+      const result = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS acquired', [
+        LOCK_NAMESPACE,
+        this.lockKey,
+      ]);
       if (result.rows[0]?.acquired && !this.stopped) this.setLeading(true);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, group: this.options.group }, 'leader election: lost the database connection');

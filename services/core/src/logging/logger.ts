@@ -6,7 +6,10 @@ export type { Logger } from 'pino';
 /**
  * Structured JSON logs for machines; a readable one-line format when a person watches a terminal.
  */
-export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat' | 'instanceId'>, destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  config: Pick<AppConfig, 'logLevel' | 'logFormat' | 'instanceId'>,
+  destination?: pino.DestinationStream,
+): Logger {
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   const options: pino.LoggerOptions = {
     level: config.logLevel,
@@ -18,7 +21,10 @@ export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat' | 
   };
   if (destination) return pino(options, destination);
   if (pretty) {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,instance' } } });
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,instance' } },
+    });
   }
   return pino(options);
 }

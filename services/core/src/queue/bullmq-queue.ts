@@ -4,8 +4,6 @@ import { Redis } from 'ioredis';
 import type { EnqueueOptions, EnqueueResult, JobHandler, JobQueue } from './job-queue.js';
 import type { Logger } from '../logging/logger.js';
 
-const PREFIX = 'reelstat';
-
 /**
  * BullMQ on Redis: one BullMQ queue per job kind with a global concurrency of 1, so a kind never runs twice at
  * once across every replica, and a job id is added at most once while it waits or runs.
@@ -17,8 +15,10 @@ export class BullMqQueue implements JobQueue {
   private readonly connection: Redis;
 
   constructor(
-    private readonly redisUrl: string,
+    redisUrl: string,
     private readonly logger: Logger,
+    /** Redis key prefix: installs (or test files) sharing one Redis keep apart by it. */
+    private readonly prefix = 'reelstat',
   ) {
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     this.connection.on('error', (error) => this.logger.warn({ err: error.message }, 'redis (queue) connection error'));
@@ -27,7 +27,7 @@ export class BullMqQueue implements JobQueue {
   private async queue(kind: string): Promise<Queue> {
     let queue = this.queues.get(kind);
     if (!queue) {
-      queue = new Queue(kind, { connection: this.connection, prefix: PREFIX });
+      queue = new Queue(kind, { connection: this.connection, prefix: this.prefix });
       this.queues.set(kind, queue);
       await queue.setGlobalConcurrency(1);
     }
@@ -65,7 +65,7 @@ export class BullMqQueue implements JobQueue {
         await handler({ id: job.id ?? '', kind, data: job.data as Data, attempt: job.attemptsMade + 1 });
       },
       // BullMQ duplicates the shared connection for the worker's blocking reads.
-      { connection: this.connection, prefix: PREFIX, concurrency: 1, autorun: true },
+      { connection: this.connection, prefix: this.prefix, concurrency: 1, autorun: true },
     );
     worker.on('failed', (job, error) => this.logger.error({ err: error, kind, jobId: job?.id }, 'job failed'));
     worker.on('error', (error) => this.logger.warn({ err: error.message, kind }, 'queue worker error'));

@@ -43,16 +43,22 @@ export class Runtime {
   async connect(): Promise<void> {
     let databaseUrl = this.config.databaseUrl;
     if (!databaseUrl) {
-      this.embedded = new EmbeddedPostgres(path.join(this.config.dataDir, 'postgres'), this.logger.child({ component: 'embedded-postgres' }));
+      this.embedded = new EmbeddedPostgres(
+        path.join(this.config.dataDir, 'postgres'),
+        this.logger.child({ component: 'embedded-postgres' }),
+      );
       const started = Date.now();
       databaseUrl = await this.embedded.start();
       this.logger.info({ port: this.embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
     }
-    this.db = openDatabase(databaseUrl, this.logger, { poolMax: this.config.databasePoolMax, applicationName: `reelstat-${this.config.roles.join('+')}` });
+    this.db = openDatabase(databaseUrl, this.logger, {
+      poolMax: this.config.databasePoolMax,
+      applicationName: `reelstat-${this.config.roles.join('+')}`,
+    });
     await waitForDatabase(this.db, this.logger);
     if (this.config.redisUrl) {
-      this.queue = new BullMqQueue(this.config.redisUrl, this.logger.child({ component: 'queue' }));
-      this.bus = new RedisBus(this.config.redisUrl, this.logger.child({ component: 'bus' }));
+      this.queue = new BullMqQueue(this.config.redisUrl, this.logger.child({ component: 'queue' }), this.config.redisKeyPrefix);
+      this.bus = new RedisBus(this.config.redisUrl, this.logger.child({ component: 'bus' }), this.config.redisKeyPrefix);
     } else {
       this.queue = new InProcessQueue(this.logger.child({ component: 'queue' }));
       this.bus = new InProcessBus();

@@ -1,0 +1,117 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import {
+  createTestDatabase,
+  testConfig,
+  testLogger,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  type TestDatabase,
+} from '@reelstat/core/test-support/test-services.js';
+import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
+import { startProcess, type RunningProcess } from './start-process.js';
+import { UI_EVENTS_CHANNEL } from '../socket/socket-gateway.js';
+
+const until = async (condition: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+describe('cluster mode (external PostgreSQL and Redis)', () => {
+  let database: TestDatabase;
+  const spawned: SpawnedReelstat[] = [];
+  const inProcess: RunningProcess[] = [];
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    sockets.splice(0).forEach((socket) => socket.disconnect());
+    for (const app of spawned.splice(0)) {
+      if (app.child.exitCode === null && app.child.signalCode === null) {
+        app.child.kill('SIGTERM');
+        await app.exited;
+      }
+    }
+    await Promise.all(inProcess.splice(0).map((running) => running.stop()));
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('elects exactly one of two scheduler processes and fails over when the leader is killed', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      ROLES: 'scheduler',
+      LEADER_LOCK_RENEW_MS: '300',
+      DATA_DIR: '/tmp/reelstat-cluster-test',
+      JWT_SECRET: 'x'.repeat(40),
+    };
+    const a = await spawnReelstat(env);
+    spawned.push(a);
+    await a.waitReady();
+    const b = await spawnReelstat(env);
+    spawned.push(b);
+    await b.waitReady();
+    await until(async () => (await leaderGauge(a.port)) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect([await leaderGauge(a.port), await leaderGauge(b.port)]).toEqual([1, 0]);
+
+    const killedAt = Date.now();
+    a.child.kill('SIGKILL');
+    await a.exited;
+    await until(async () => (await leaderGauge(b.port)) === 1, 10_000);
+    const takeoverMs = Date.now() - killedAt;
+    expect(takeoverMs).toBeLessThan(10_000);
+    // A process without the api role serves probes and metrics but no API.
+    expect((await fetch(`${b.url}/auth/isConfigured`)).status).toBe(404);
+    expect((await fetch(`${b.url}/readyz`)).status).toBe(200);
+  }, 90_000);
+
+  it('uses BullMQ and Redis, and pushes socket events to browsers on any replica', async () => {
+    const prefix = uniqueRedisPrefix();
+    const config = (roles: string) =>
+      testConfig({ DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), REDIS_KEY_PREFIX: prefix, ROLES: roles, BASE_URL: '/rs' });
+    const a = await startProcess(config('api'), testLogger);
+    inProcess.push(a);
+    const b = await startProcess(config('api,scheduler'), testLogger);
+    inProcess.push(b);
+    expect(a.runtime.queue.backend).toBe('bullmq');
+    expect(b.runtime.bus.backend).toBe('redis');
+
+    const socket = connectSocket(`http://127.0.0.1:${a.port}`, { path: '/rs/socket.io/', transports: ['websocket'] });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const received: Array<[string, unknown]> = [];
+    socket.onAny((event: string, payload: unknown) => received.push([event, payload]));
+
+    // A broadcast from replica B reaches the browser connected to replica A (Redis adapter).
+    b.io!.emit('task-list', [{ name: 'Full Sync', running: false }]);
+    // A role without sockets publishes on the bus; every API replica relays to its own browsers once.
+    await b.runtime.bus.publish(UI_EVENTS_CHANNEL, { event: 'sessions', payload: [] });
+    await until(() => received.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received).toEqual(
+      expect.arrayContaining([
+        ['task-list', [{ name: 'Full Sync', running: false }]],
+        ['sessions', []],
+      ]),
+    );
+    expect(received).toHaveLength(2);
+
+    // A job enqueued on one replica is worked on another.
+    const ran: string[] = [];
+    await a.runtime.queue.work<{ from: string }>('probe', async (job) => {
+      ran.push(job.data.from);
+    });
+    await b.runtime.queue.enqueue('probe', { from: 'b' });
+    await until(() => ran.length === 1);
+    expect(ran).toEqual(['b']);
+  }, 60_000);
+});

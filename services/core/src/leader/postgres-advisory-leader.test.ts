@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresAdvisoryLeader } from './postgres-advisory-leader.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+
+const until = async (condition: () => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+describe('PostgresAdvisoryLeader', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const elector = (group: string, instanceId: string) =>
+    new PostgresAdvisoryLeader({ databaseUrl: database.url, group, renewMs: 200, instanceId }, testLogger);
+
+  it('lets exactly one of two candidates lead, and hands over when the leader stops', async () => {
+    const a = elector('scheduler', 'a');
+    const b = elector('scheduler', 'b');
+    const changes: string[] = [];
+    a.onChange((leading) => changes.push(`a:${leading}`));
+    b.onChange((leading) => changes.push(`b:${leading}`));
+    await a.start();
+    await b.start();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([a.isLeader, b.isLeader]).toEqual([true, false]);
+
+    const stoppedAt = Date.now();
+    await a.stop();
+    await until(() => b.isLeader);
+    expect(Date.now() - stoppedAt).toBeLessThan(3000);
+    expect(a.isLeader).toBe(false);
+    expect(changes).toEqual(['a:true', 'a:false', 'b:true']);
+    await b.stop();
+  });
+
+  it('keeps groups independent', async () => {
+    const scheduler = elector('scheduler-2', 'x');
+    const operator = elector('operator-2', 'x');
+    await scheduler.start();
+    await operator.start();
+    expect(scheduler.isLeader && operator.isLeader).toBe(true);
+    await scheduler.stop();
+    await operator.stop();
+  });
+
+  it('steps down when its database session is killed, and a follower takes over', async () => {
+    const a = elector('failover', 'a');
+    const b = elector('failover', 'b');
+    await a.start();
+    await b.start();
+    expect(a.isLeader).toBe(true);
+    // Kill the leader's session from outside, as a network cut or database restart would.
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'reelstat-leader-failover' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
+    );
+    await admin.end();
+    await until(() => !a.isLeader);
+    await until(() => b.isLeader || a.isLeader);
+    // Exactly one leads again.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(Number(a.isLeader) + Number(b.isLeader)).toBe(1);
+    await a.stop();
+    await b.stop();
+  });
+});
