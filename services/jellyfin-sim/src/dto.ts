@@ -222,7 +222,8 @@ export function itemDto(item: SimItem, ctx: DtoContext): Record<string, unknown>
   if (item.artists) dto.Artists = item.artists;
   if (item.artistIds && item.artists) dto.ArtistItems = item.artists.map((n, i) => ({ Name: n, Id: item.artistIds?.[i] }));
   if (item.album) dto.Album = item.album;
-  if (item.collectionType) dto.CollectionType = item.collectionType;
+  // Mixed libraries have no collection type on the wire (BaseItemDto.CollectionType has no "mixed").
+  if (item.collectionType && item.collectionType !== 'mixed') dto.CollectionType = item.collectionType;
   if (item.albumId) dto.AlbumId = item.albumId;
   if (item.albumArtist) {
     dto.AlbumArtist = item.albumArtist;

@@ -267,6 +267,7 @@ export function buildRoutes(st: SimulatorState): Route[] {
       const v: Record<string, unknown> = {
         Name: l.name,
         Locations: l.locations,
+        // VirtualFolderInfo uses CollectionTypeOptions, which has "mixed"; BaseItemDto.CollectionType does not.
         CollectionType: l.collectionType,
         LibraryOptions: {
           Enabled: true, EnablePhotos: true, EnableRealtimeMonitor: true, EnableChapterImageExtraction: false, ExtractChapterImagesDuringLibraryScan: false,

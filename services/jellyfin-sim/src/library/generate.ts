@@ -34,7 +34,7 @@ interface PresetSpec {
 export const PRESETS: Record<Scale, PresetSpec> = {
   tiny: { users: 3, admins: 1, movies: 40, series: 4, seasons: [1, 3], episodes: [6, 10], artists: 3, albums: [2, 2], tracks: [7, 9], mixedMovies: 8, mixedSeries: 1, boxsets: 2, playlists: 2 },
   small: { users: 20, admins: 2, movies: 600, series: 60, seasons: [1, 5], episodes: [6, 13], artists: 60, albums: [2, 4], tracks: [8, 14], mixedMovies: 100, mixedSeries: 6, boxsets: 12, playlists: 10 },
-  large: { users: 500, admins: 5, movies: 5000, series: 2600, seasons: [1, 13], episodes: [6, 14], artists: 900, albums: [2, 5], tracks: [8, 15], mixedMovies: 0, mixedSeries: 0, boxsets: 150, playlists: 200 },
+  large: { users: 500, admins: 5, movies: 5000, series: 2850, seasons: [1, 13], episodes: [6, 14], artists: 1000, albums: [2, 5], tracks: [8, 15], mixedMovies: 200, mixedSeries: 10, boxsets: 150, playlists: 200 },
 };
 
 export interface GenerateOptions {
