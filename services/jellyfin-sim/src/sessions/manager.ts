@@ -130,7 +130,10 @@ export class SessionManager {
     const isRemote = remote ?? this.rng.chance(0.35);
     if (!isRemote) return this.rng.chance(0.8) ? `192.168.1.${this.rng.int(2, 254)}` : `10.0.0.${this.rng.int(2, 254)}`;
     // Public addresses from the documentation ranges (RFC 5737) and a few realistic-looking ones.
-    return this.rng.pick([`203.0.113.${this.rng.int(1, 254)}`, `198.51.100.${this.rng.int(1, 254)}`, `81.2.${this.rng.int(0, 255)}.${this.rng.int(1, 254)}`, `2a02:c7f:${this.rng.int(4096, 65535).toString(16)}::${this.rng.int(1, 255).toString(16)}`]);
+    const v4 = [`203.0.113.${this.rng.int(1, 254)}`, `198.51.100.${this.rng.int(1, 254)}`, `81.2.${this.rng.int(0, 255)}.${this.rng.int(1, 254)}`];
+    // Emby's schema declares RemoteEndPoint as format ipv4; Jellyfin also shows IPv6 clients.
+    const v6 = this.flavor === 'jellyfin' ? [`2a02:c7f:${this.rng.int(4096, 65535).toString(16)}::${this.rng.int(1, 255).toString(16)}`] : [];
+    return this.rng.pick([...v4, ...v6]);
   }
 
   private touchUser(userId: string, now: number): void {
@@ -254,6 +257,12 @@ export class SessionManager {
       if (audioTranscode && a && a.codec !== 'aac' && a.codec !== 'mp3') reasons.push(a.channels > 6 ? 'AudioChannelsNotSupported' : 'AudioCodecNotSupported');
       if (!videoTranscode && !audioTranscode) reasons.push('ContainerNotSupported');
       if (!reasons.length) reasons.push('ContainerBitrateExceedsLimit');
+    }
+    if (this.flavor === 'emby') {
+      // Emby's TranscodeReason set differs (contract §7.8).
+      reasons = reasons
+        .map((r) => (r === 'VideoRangeTypeNotSupported' ? 'VideoRangeNotSupported' : r))
+        .filter((r) => !['AudioIsExternal', 'VideoCodecTagNotSupported', 'StreamCountExceedsLimit'].includes(r));
     }
     const scaleDown = videoTranscode && v && v.width > 1920;
     return {
