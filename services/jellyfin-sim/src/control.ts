@@ -6,7 +6,7 @@ import type { FaultSettings } from './faults.js';
 import type { ItemKind, SimItem, SimUser } from './library/types.js';
 import type { ConnectOptions, StartPlayOptions } from './sessions/manager.js';
 import type { PlayRecord } from './sessions/types.js';
-import type { ItemInput, ItemPatch, SimulatorState, UserInput } from './sim.js';
+import type { ItemInput, ItemPatch, SimCounts, SimulatorState, UserInput } from './sim.js';
 import type { Traffic, TrafficLevel } from './traffic.js';
 import { normalizeId } from './wire.js';
 
@@ -27,7 +27,7 @@ export interface SimulatorControl {
   readonly clock: { now(): number; advance(ms: number): number; readonly mode: 'virtual' | 'real' };
   /** Same as clock.advance. */
   advance(ms: number): number;
-  counts(): Record<string, number>;
+  counts(): SimCounts;
   // sessions and plays
   connect(opts?: ConnectOptions): SessionSummary;
   disconnect(sessionId: string): boolean;

@@ -9,7 +9,7 @@ export type { SimulatorControl, SessionSummary, UserPatch } from './control.js';
 export type { PlayRecord, PlayMethod, EndReason } from './sessions/types.js';
 export type { StartPlayOptions, ConnectOptions } from './sessions/manager.js';
 export type { FaultSettings, DownMode } from './faults.js';
-export type { ItemInput, ItemPatch, UserInput } from './sim.js';
+export type { ItemInput, ItemPatch, UserInput, SimCounts } from './sim.js';
 export type { SimItem, SimUser, ItemKind, Scale } from './library/types.js';
 export { CLIENTS } from './sessions/clients.js';
 export { PRESETS } from './library/generate.js';

@@ -108,7 +108,7 @@ export class SimulatorState {
   }
 
   /** Counts printed by the CLI and served by the control API. */
-  counts(): Record<string, number> {
+  counts(): SimCounts {
     const byKind: Record<string, number> = {};
     for (const [k, s] of this.store.byKind) byKind[k] = s.size;
     const recursiveTotal = this.engine.run({
@@ -276,6 +276,27 @@ function defaultCollection(kind: ItemKind): string {
   if (kind === 'MusicArtist' || kind === 'MusicAlbum' || kind === 'Audio') return 'music';
   if (kind === 'BoxSet') return 'boxsets';
   return 'mixed';
+}
+
+/** What the simulator generated; `items` equals /Items?Recursive=true&Limit=0's TotalRecordCount (API key). */
+export interface SimCounts {
+  users: number;
+  /** movies, tvshows, music and mixed libraries */
+  libraries: number;
+  /** /Library/VirtualFolders entries (the media libraries plus Collections) */
+  virtualFolders: number;
+  items: number;
+  movies: number;
+  series: number;
+  seasons: number;
+  episodes: number;
+  artists: number;
+  albums: number;
+  tracks: number;
+  boxsets: number;
+  playlists: number;
+  /** theme songs, theme videos and local trailers (not listed by /Items) */
+  extras: number;
 }
 
 export interface ItemInput {

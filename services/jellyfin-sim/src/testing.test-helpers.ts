@@ -19,7 +19,9 @@ function makeAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   // Jellyfin declares GUIDs as format "uuid" but writes them as 32 hex digits without dashes.
-  ajv.addFormat('uuid', /^(?:[0-9a-f]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/);
+  const guid = /^(?:[0-9a-f]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+  ajv.addFormat('uuid', guid);
+  ajv.addFormat('guid', guid); // Emby's name for the same thing
   for (const f of ['int32', 'int64', 'float', 'double', 'text', 'binary']) ajv.addFormat(f, () => true);
   return ajv;
 }
