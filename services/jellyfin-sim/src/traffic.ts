@@ -88,7 +88,7 @@ export class Traffic {
         break;
       }
       active++;
-      if (r.chance(0.5)) break; // ramp up gradually
+      if (r.chance(this.level === 'high' ? 0.15 : 0.5)) break; // ramp up gradually
     }
     if (r.chance(0.05)) sm.connect({ userId: r.pick(users).id }); // an idle client shows up now and then
     this.timer = this.st.clock.setTimer(TICK_MS, () => this.tick());

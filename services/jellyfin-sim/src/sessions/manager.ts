@@ -233,7 +233,7 @@ export class SessionManager {
       remoteAddress: session.remoteEndPoint,
       transcodeReasons: transcode?.reasons.join(','),
     });
-    this.report(session);
+    this.report(session, now);
     this.scheduleProgress(session, play);
     this.scheduleEnd(session, play);
     this.ensureIdleTimer();
@@ -303,10 +303,10 @@ export class SessionManager {
   }
 
   /** One client report (start/progress): the only way /Sessions state changes. */
-  private report(session: SimSession): void {
+  private report(session: SimSession, at?: number): void {
     const play = session.play;
     if (!play || play.silent) return;
-    const now = this.clock.now();
+    const now = at ?? this.clock.now();
     play.reportedPositionTicks = this.truePosition(play, now);
     if (play.paused && !play.reportedPaused) session.lastPausedMs = now;
     if (!play.paused) session.lastPausedMs = undefined;
