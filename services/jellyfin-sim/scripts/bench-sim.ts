@@ -20,10 +20,13 @@ async function main(): Promise<void> {
   const mem = process.memoryUsage();
   const counts = sim.control.counts();
   const shapes = [
-    (i: number) => `/Items?Recursive=true&IncludeItemTypes=Episode&StartIndex=${i * 997}&Limit=200&Fields=DateCreated,Path,MediaSources,Genres,ParentId`,
-    (i: number) => `/Items?recursive=true&includeItemTypes=Movie&startIndex=${(i * 131) % 4800}&limit=200&fields=DateCreated,MediaStreams,ProviderIds&sortBy=SortName&sortOrder=Ascending`,
+    (i: number) =>
+      `/Items?Recursive=true&IncludeItemTypes=Episode&StartIndex=${i * 997}&Limit=200&Fields=DateCreated,Path,MediaSources,Genres,ParentId`,
+    (i: number) =>
+      `/Items?recursive=true&includeItemTypes=Movie&startIndex=${(i * 131) % 4800}&limit=200&fields=DateCreated,MediaStreams,ProviderIds&sortBy=SortName&sortOrder=Ascending`,
     (i: number) => `/Items?Recursive=true&IncludeItemTypes=Audio&StartIndex=${i * 173}&Limit=200&Fields=DateCreated,Genres`,
-    (i: number) => `/Items?Recursive=true&IncludeItemTypes=Episode,Movie&SortBy=DateCreated&SortOrder=Descending&StartIndex=${i * 211}&Limit=200&Fields=DateCreated,Overview`,
+    (i: number) =>
+      `/Items?Recursive=true&IncludeItemTypes=Episode,Movie&SortBy=DateCreated&SortOrder=Descending&StartIndex=${i * 211}&Limit=200&Fields=DateCreated,Overview`,
     (i: number) => `/Items?Recursive=true&StartIndex=${i * 1201}&Limit=200`,
   ];
   const headers = { Authorization: `MediaBrowser Token="${sim.apiKey}"` };
@@ -48,7 +51,11 @@ async function main(): Promise<void> {
     counts,
     generationMs: round(sim.generationMs),
     startupMs: round(startupMs),
-    memoryAfterGeneration: { rssMB: round(mem.rss / 2 ** 20), heapUsedMB: round(mem.heapUsed / 2 ** 20), heapTotalMB: round(mem.heapTotal / 2 ** 20) },
+    memoryAfterGeneration: {
+      rssMB: round(mem.rss / 2 ** 20),
+      heapUsedMB: round(mem.heapUsed / 2 ** 20),
+      heapTotalMB: round(mem.heapTotal / 2 ** 20),
+    },
     itemsPage: {
       requests: REQUESTS,
       pageSize: 200,

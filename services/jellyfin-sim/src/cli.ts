@@ -2,7 +2,8 @@
 import { startSimulator } from './index.js';
 import type { SimulatorOptions } from './sim.js';
 
-const USAGE = 'usage: npm run sim -- [--port 8096] [--host 127.0.0.1] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high]';
+const USAGE =
+  'usage: npm run sim -- [--port 8096] [--host 127.0.0.1] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high]';
 
 export function parseArgs(argv: string[]): SimulatorOptions {
   const o: SimulatorOptions = { port: 8096, clock: 'real' };
@@ -72,11 +73,17 @@ async function main(): Promise<void> {
   const sim = await startSimulator(opts);
   const counts = sim.control.counts();
   const flavor = opts.flavor ?? 'jellyfin';
-  console.log(`Reelstat ${flavor === 'emby' ? 'Emby' : 'Jellyfin'} simulator listening on ${sim.url}${flavor === 'emby' ? ' (clients use /emby)' : ''}`);
+  console.log(
+    `Reelstat ${flavor === 'emby' ? 'Emby' : 'Jellyfin'} simulator listening on ${sim.url}${flavor === 'emby' ? ' (clients use /emby)' : ''}`,
+  );
   console.log(`API key: ${sim.apiKey}`);
-  console.log(`seed ${opts.seed ?? 1}, scale ${opts.scale ?? 'tiny'}, legacy auth ${opts.legacyAuth === false ? 'off' : 'on'}, traffic ${opts.traffic ?? 'off'}, generated in ${Math.round(sim.generationMs)} ms`);
+  console.log(
+    `seed ${opts.seed ?? 1}, scale ${opts.scale ?? 'tiny'}, legacy auth ${opts.legacyAuth === false ? 'off' : 'on'}, traffic ${opts.traffic ?? 'off'}, generated in ${Math.round(sim.generationMs)} ms`,
+  );
   console.log(`counts: ${JSON.stringify(counts)}`);
-  console.log(`(/Items?Recursive=true&Limit=0 → TotalRecordCount ${counts.items}; user passwords are "password"; control API under ${sim.url}/__control)`);
+  console.log(
+    `(/Items?Recursive=true&Limit=0 → TotalRecordCount ${counts.items}; user passwords are "password"; control API under ${sim.url}/__control)`,
+  );
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;

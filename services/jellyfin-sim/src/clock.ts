@@ -40,10 +40,13 @@ export class Clock {
     const timer: Timer = { id, due: this.now() + Math.max(0, delayMs), seq: this.seq++, fn };
     this.timers.set(id, timer);
     if (this.mode === 'real') {
-      timer.handle = setTimeout(() => {
-        this.timers.delete(id);
-        fn();
-      }, Math.max(0, delayMs));
+      timer.handle = setTimeout(
+        () => {
+          this.timers.delete(id);
+          fn();
+        },
+        Math.max(0, delayMs),
+      );
       timer.handle.unref?.();
     }
     return { id };

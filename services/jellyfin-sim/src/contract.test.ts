@@ -37,8 +37,14 @@ describe('Jellyfin 10.11.11 contract', () => {
     ['/Users', 'UserDto[]'],
     ['/Library/VirtualFolders', 'VirtualFolderInfo[]'],
     ['/Library/MediaFolders', 'BaseItemDtoQueryResult'],
-    ['/Items?recursive=true&limit=50&fields=DateCreated,Path,MediaSources,MediaStreams,Genres,Overview,ProviderIds,ParentId,ChildCount,RecursiveItemCount,PrimaryImageAspectRatio,Studios,People,Tags,SortName,Etag,Width,Height,DateLastMediaAdded,CumulativeRunTimeTicks,CanDelete,CanDownload,ExternalUrls,RemoteTrailers,LocalTrailerCount,IsHD,MediaSourceCount', 'BaseItemDtoQueryResult'],
-    ['/Items?recursive=true&includeItemTypes=Audio,MusicAlbum,MusicArtist,BoxSet,Playlist&fields=MediaSources,Genres,ChildCount', 'BaseItemDtoQueryResult'],
+    [
+      '/Items?recursive=true&limit=50&fields=DateCreated,Path,MediaSources,MediaStreams,Genres,Overview,ProviderIds,ParentId,ChildCount,RecursiveItemCount,PrimaryImageAspectRatio,Studios,People,Tags,SortName,Etag,Width,Height,DateLastMediaAdded,CumulativeRunTimeTicks,CanDelete,CanDownload,ExternalUrls,RemoteTrailers,LocalTrailerCount,IsHD,MediaSourceCount',
+      'BaseItemDtoQueryResult',
+    ],
+    [
+      '/Items?recursive=true&includeItemTypes=Audio,MusicAlbum,MusicArtist,BoxSet,Playlist&fields=MediaSources,Genres,ChildCount',
+      'BaseItemDtoQueryResult',
+    ],
     ['/Items?recursive=true&includeItemTypes=Episode,Season,Series&limit=40&fields=MediaSources,DateCreated', 'BaseItemDtoQueryResult'],
     ['/Plugins', 'PluginInfo[]'],
     ['/Sessions', 'SessionInfoDto[]'],
@@ -92,9 +98,13 @@ describe('Jellyfin 10.11.11 contract', () => {
 
   it('the login answer validates as AuthenticationResult', async () => {
     const admin = sim.control.users().find((u) => u.id === adminId);
-    const r = await api.post('/Users/AuthenticateByName', { Username: admin?.name, Pw: 'password' }, {
-      Authorization: 'MediaBrowser Client="Reelstat", Device="ci", DeviceId="contract-test", Version="1.0.0"',
-    });
+    const r = await api.post(
+      '/Users/AuthenticateByName',
+      { Username: admin?.name, Pw: 'password' },
+      {
+        Authorization: 'MediaBrowser Client="Reelstat", Device="ci", DeviceId="contract-test", Version="1.0.0"',
+      },
+    );
     expect(r.status).toBe(200);
     expectValid('AuthenticationResult', r.json);
   });

@@ -31,7 +31,13 @@ describe('HTTP control API', () => {
   it('scripts a play end to end and serves the ground truth', async () => {
     const user = (await ctl.get<{ id: string }[]>('/users')).json[0]!;
     const [movie] = (await ctl.get<string[]>('/items?type=Movie&limit=1')).json;
-    const started = await ctl.post<PlayRecord>('/plays', { userId: user.id, itemId: movie, client: 'kodi', method: 'DirectStream', startPositionTicks: 10 * SECOND });
+    const started = await ctl.post<PlayRecord>('/plays', {
+      userId: user.id,
+      itemId: movie,
+      client: 'kodi',
+      method: 'DirectStream',
+      startPositionTicks: 10 * SECOND,
+    });
     expect(started.status).toBe(201);
     const id = started.json.playId;
     await ctl.post('/clock/advance', { ms: 30_000 });
@@ -41,7 +47,17 @@ describe('HTTP control API', () => {
     await ctl.post(`/plays/${id}/seek`, { positionSeconds: 600 });
     await ctl.post('/clock/advance', { ms: 10_000 });
     const stopped = await ctl.post<PlayRecord>(`/plays/${id}/stop`);
-    expect(stopped.json).toMatchObject({ secondsUnpaused: 40, secondsPaused: 5, pauseCount: 1, seekCount: 1, startPositionTicks: 10 * SECOND, endPositionTicks: 610 * SECOND, endReason: 'stopped', client: 'Kodi', playMethod: 'DirectStream' });
+    expect(stopped.json).toMatchObject({
+      secondsUnpaused: 40,
+      secondsPaused: 5,
+      pauseCount: 1,
+      seekCount: 1,
+      startPositionTicks: 10 * SECOND,
+      endPositionTicks: 610 * SECOND,
+      endReason: 'stopped',
+      client: 'Kodi',
+      playMethod: 'DirectStream',
+    });
     const truth = await ctl.get<PlayRecord[]>('/ground-truth');
     expect(truth.json.find((p) => p.playId === id)).toEqual(stopped.json);
     expect((await ctl.post('/plays/play-999999/pause')).status).toBe(400);
@@ -132,7 +148,10 @@ describe('faults', () => {
 
 describe('images', () => {
   it('item images are real PNGs at the requested size, capped', async () => {
-    const movie = sim.control.itemIds('Movie').map((id) => sim.control.item(id)!).find((m) => m.images.includes('Primary'))!;
+    const movie = sim.control
+      .itemIds('Movie')
+      .map((id) => sim.control.item(id)!)
+      .find((m) => m.images.includes('Primary'))!;
     const get = async (q: string): Promise<Buffer> => {
       const r = await fetch(`${sim.url}/Items/${movie.id}/Images/Primary${q}`);
       expect(r.status).toBe(200);
@@ -173,8 +192,32 @@ describe('images', () => {
 
 describe('CLI arguments', () => {
   it('parses every documented option', () => {
-    expect(parseArgs(['--port', '8097', '--seed', '3', '--scale', 'small', '--api-key', 'K', '--flavor', 'emby', '--legacy-auth', 'off', '--traffic', 'low'])).toEqual({
-      port: 8097, clock: 'real', seed: 3, scale: 'small', apiKey: 'K', flavor: 'emby', legacyAuth: false, traffic: 'low',
+    expect(
+      parseArgs([
+        '--port',
+        '8097',
+        '--seed',
+        '3',
+        '--scale',
+        'small',
+        '--api-key',
+        'K',
+        '--flavor',
+        'emby',
+        '--legacy-auth',
+        'off',
+        '--traffic',
+        'low',
+      ]),
+    ).toEqual({
+      port: 8097,
+      clock: 'real',
+      seed: 3,
+      scale: 'small',
+      apiKey: 'K',
+      flavor: 'emby',
+      legacyAuth: false,
+      traffic: 'low',
     });
     expect(parseArgs(['--scale=large'])).toMatchObject({ scale: 'large', port: 8096 });
   });
@@ -187,7 +230,17 @@ describe('traffic', () => {
       s.control.setTraffic('high');
       s.control.advance(30 * 60_000);
       s.control.setTraffic('off');
-      const truth = s.control.groundTruth().map((p) => [p.userId, p.itemId, p.client, p.playMethod, p.startedAtMs - s.control.groundTruth()[0]!.startedAtMs, p.secondsUnpaused, p.endReason]);
+      const truth = s.control
+        .groundTruth()
+        .map((p) => [
+          p.userId,
+          p.itemId,
+          p.client,
+          p.playMethod,
+          p.startedAtMs - s.control.groundTruth()[0]!.startedAtMs,
+          p.secondsUnpaused,
+          p.endReason,
+        ]);
       await s.stop();
       return JSON.stringify(truth);
     };

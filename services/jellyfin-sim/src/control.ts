@@ -21,7 +21,9 @@ export interface SessionSummary {
   playId?: string;
 }
 
-export type UserPatch = Partial<Pick<SimUser, 'name' | 'password' | 'isAdministrator' | 'isHidden' | 'isDisabled' | 'hasImage' | 'enableAllFolders' | 'enabledFolders'>>;
+export type UserPatch = Partial<
+  Pick<SimUser, 'name' | 'password' | 'isAdministrator' | 'isHidden' | 'isDisabled' | 'hasImage' | 'enableAllFolders' | 'enabledFolders'>
+>;
 
 export interface SimulatorControl {
   readonly clock: { now(): number; advance(ms: number): number; readonly mode: 'virtual' | 'real' };
@@ -71,8 +73,14 @@ export function createControl(st: SimulatorState, http: SimHttpServer, traffic: 
     const s = sm.sessions.get(id);
     if (!s) throw new Error(`no session ${id}`);
     return {
-      sessionId: s.id, userId: s.userId, client: s.client.client, deviceId: s.deviceId, deviceName: s.deviceName, remoteEndPoint: s.remoteEndPoint,
-      nowPlayingItemId: s.play?.itemId, playId: s.play?.record.playId,
+      sessionId: s.id,
+      userId: s.userId,
+      client: s.client.client,
+      deviceId: s.deviceId,
+      deviceName: s.deviceName,
+      remoteEndPoint: s.remoteEndPoint,
+      nowPlayingItemId: s.play?.itemId,
+      playId: s.play?.record.playId,
     };
   };
   const truth = (playId: string): PlayRecord => {
@@ -163,7 +171,16 @@ export function controlHttpHandler(st: SimulatorState, getControl: () => Simulat
       const body = m === 'GET' || m === 'DELETE' ? {} : await ctx.body();
       const [a, b, d] = seg;
       if (m === 'GET' && a === 'state') {
-        return ok({ flavor: st.opts.flavor, seed: st.opts.seed, scale: st.opts.scale, clock: { now: c.clock.now(), mode: c.clock.mode }, counts: c.counts(), faults: c.faults(), pluginEnabled: st.pluginEnabled, activePlays: c.activePlays().length });
+        return ok({
+          flavor: st.opts.flavor,
+          seed: st.opts.seed,
+          scale: st.opts.scale,
+          clock: { now: c.clock.now(), mode: c.clock.mode },
+          counts: c.counts(),
+          faults: c.faults(),
+          pluginEnabled: st.pluginEnabled,
+          activePlays: c.activePlays().length,
+        });
       }
       if (a === 'clock') {
         if (m === 'POST' && b === 'advance') return ok({ now: c.advance(Number(body.ms ?? 0)) });
@@ -210,7 +227,15 @@ export function controlHttpHandler(st: SimulatorState, getControl: () => Simulat
       if (a === 'users') {
         if (m === 'GET' && !b) return ok(c.users());
         if (m === 'POST' && !b) return ok(c.addUser(body as unknown as UserInput), 201);
-        if (m === 'POST' && b && d === 'token') return ok(c.userToken(b, typeof body.client === 'string' ? body.client : undefined, typeof body.deviceId === 'string' ? body.deviceId : undefined), 201);
+        if (m === 'POST' && b && d === 'token')
+          return ok(
+            c.userToken(
+              b,
+              typeof body.client === 'string' ? body.client : undefined,
+              typeof body.deviceId === 'string' ? body.deviceId : undefined,
+            ),
+            201,
+          );
         if (m === 'PATCH' && b) return ok(c.updateUser(b, body as UserPatch));
         if (m === 'DELETE' && b) return ok({ removed: c.deleteUser(b) });
       }
@@ -224,7 +249,10 @@ export function controlHttpHandler(st: SimulatorState, getControl: () => Simulat
         return ok({ enabled: st.pluginEnabled });
       }
       if (a === 'restart' && m === 'POST') {
-        await c.restartServer({ downMs: typeof body.downMs === 'number' ? body.downMs : undefined, mode: body.mode === '503' ? '503' : 'refused' });
+        await c.restartServer({
+          downMs: typeof body.downMs === 'number' ? body.downMs : undefined,
+          mode: body.mode === '503' ? '503' : 'refused',
+        });
         return ok({ restarted: true });
       }
       if (a === 'traffic' && (m === 'PUT' || m === 'POST')) {

@@ -24,12 +24,39 @@ export interface DtoContext {
 
 /** Keys that exist only in Jellyfin's BaseItemDto; removed from Emby answers. */
 const JELLYFIN_ONLY = [
-  'ImageBlurHashes', 'VideoType', 'HasSubtitles', 'IsHD', 'CumulativeRunTimeTicks', 'DateLastMediaAdded', 'EpisodeCount',
-  'MediaSourceCount', 'PlayAccess', 'EnableMediaSourceDisplay', 'TrailerCount', 'ArtistCount', 'ParentPrimaryImageItemId',
-  'ParentPrimaryImageTag', 'SeriesThumbImageTag', 'NormalizationGain', 'LocationTypeVirtualOnly',
+  'ImageBlurHashes',
+  'VideoType',
+  'HasSubtitles',
+  'IsHD',
+  'CumulativeRunTimeTicks',
+  'DateLastMediaAdded',
+  'EpisodeCount',
+  'MediaSourceCount',
+  'PlayAccess',
+  'EnableMediaSourceDisplay',
+  'TrailerCount',
+  'ArtistCount',
+  'ParentPrimaryImageItemId',
+  'ParentPrimaryImageTag',
+  'SeriesThumbImageTag',
+  'NormalizationGain',
+  'LocationTypeVirtualOnly',
 ];
 
-const EXCLUDED_FOR_SESSION = new Set(['mediasources', 'people', 'sortname', 'tags', 'candelete', 'candownload', 'childcount', 'recursiveitemcount', 'etag', 'datelastmediaadded', 'mediasourcecount', 'userdata']);
+const EXCLUDED_FOR_SESSION = new Set([
+  'mediasources',
+  'people',
+  'sortname',
+  'tags',
+  'candelete',
+  'candownload',
+  'childcount',
+  'recursiveitemcount',
+  'etag',
+  'datelastmediaadded',
+  'mediasourcecount',
+  'userdata',
+]);
 export const SESSION_EXCLUDE: ReadonlySet<string> = EXCLUDED_FOR_SESSION;
 
 function want(ctx: DtoContext, field: string): boolean {
@@ -171,7 +198,8 @@ export function itemDto(item: SimItem, ctx: DtoContext): Record<string, unknown>
   if (item.extraType) dto.ExtraType = item.extraType;
   if (want(ctx, 'SortName')) dto.SortName = item.sortName;
   if (item.premiereDate !== undefined) dto.PremiereDate = formatDate(item.premiereDate);
-  if (want(ctx, 'ExternalUrls') && item.providerIds?.Imdb) dto.ExternalUrls = [{ Name: 'IMDb', Url: `https://www.imdb.com/title/${item.providerIds.Imdb}` }];
+  if (want(ctx, 'ExternalUrls') && item.providerIds?.Imdb)
+    dto.ExternalUrls = [{ Name: 'IMDb', Url: `https://www.imdb.com/title/${item.providerIds.Imdb}` }];
   if (item.media && want(ctx, 'MediaSources')) dto.MediaSources = [mediaSourceDto(item, ctx)];
   if (item.criticRating !== undefined) dto.CriticRating = item.criticRating;
   if (item.media) dto.Container = item.media.container;
@@ -196,13 +224,20 @@ export function itemDto(item: SimItem, ctx: DtoContext): Record<string, unknown>
   if (want(ctx, 'ParentId') && item.parentId) dto.ParentId = item.parentId;
   dto.Type = item.kind === 'PlaylistsFolder' ? 'ManualPlaylistsFolder' : item.kind;
   if (want(ctx, 'People')) dto.People = [];
-  if (want(ctx, 'Studios')) dto.Studios = (item.studios ?? []).map((s) => ({ Name: s, Id: jf ? imageTag('studio', s, 0) : genreNumericId(s) }));
+  if (want(ctx, 'Studios'))
+    dto.Studios = (item.studios ?? []).map((s) => ({ Name: s, Id: jf ? imageTag('studio', s, 0) : genreNumericId(s) }));
   if (item.seriesName) dto.SeriesName = item.seriesName;
   if (item.seriesId) dto.SeriesId = item.seriesId;
   if (item.seasonId) dto.SeasonId = item.seasonId;
   if (item.seasonName && item.kind === 'Episode') dto.SeasonName = item.seasonName;
   if (want(ctx, 'LocalTrailerCount')) dto.LocalTrailerCount = item.localTrailerIds?.length ?? 0;
-  if (ctx.user && ctx.enableUserData && !ctx.exclude?.has('userdata') && item.kind !== 'CollectionFolder' && item.kind !== 'PlaylistsFolder') {
+  if (
+    ctx.user &&
+    ctx.enableUserData &&
+    !ctx.exclude?.has('userdata') &&
+    item.kind !== 'CollectionFolder' &&
+    item.kind !== 'PlaylistsFolder'
+  ) {
     dto.UserData = userDataDto(store.userDataFor(ctx.user.id, item.id), item, ctx);
   }
   if (item.isFolder && (want(ctx, 'ChildCount') || want(ctx, 'RecursiveItemCount'))) {

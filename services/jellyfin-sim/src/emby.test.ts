@@ -26,7 +26,10 @@ describe('Emby flavor', () => {
     ['/Users/Query', 'QueryResult_UserDto'],
     ['/Library/VirtualFolders/Query', 'QueryResult_VirtualFolderInfo'],
     ['/Library/MediaFolders', 'QueryResult_BaseItemDto'],
-    ['/Items?Recursive=true&Limit=40&Fields=DateCreated,MediaSources,MediaStreams,Genres,Path,ProviderIds,ParentId', 'QueryResult_BaseItemDto'],
+    [
+      '/Items?Recursive=true&Limit=40&Fields=DateCreated,MediaSources,MediaStreams,Genres,Path,ProviderIds,ParentId',
+      'QueryResult_BaseItemDto',
+    ],
     ['/Sessions', 'Session.SessionInfo[]'],
     ['/Plugins', 'Plugins.PluginInfo[]'],
   ])('%s validates as %s', async (path, schema) => {
@@ -78,7 +81,13 @@ describe('Emby flavor', () => {
   it('accepts api_key and the Emby Authorization scheme; answers without the /emby prefix too', async () => {
     const anon = new Client(sim, {}, '/emby');
     expect((await anon.get(`/Items?Limit=0&api_key=${sim.apiKey}`)).status).toBe(200);
-    expect((await anon.get('/Items?Limit=0', { Authorization: `Emby UserId="${userId}", Client="x", Device="y", DeviceId="z", Version="1", Token="${sim.apiKey}"` })).status).toBe(200);
+    expect(
+      (
+        await anon.get('/Items?Limit=0', {
+          Authorization: `Emby UserId="${userId}", Client="x", Device="y", DeviceId="z", Version="1", Token="${sim.apiKey}"`,
+        })
+      ).status,
+    ).toBe(200);
     expect((await anon.get('/Items?Limit=0')).status).toBe(401);
     expect((await new Client(sim).get('/Items?Limit=0')).status).toBe(200);
   });

@@ -26,14 +26,18 @@ export interface RunningSimulator {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const st = await SimulatorState.create(options);
-  let control: SimulatorControl | undefined;
-  const http = new SimHttpServer(st, controlHttpHandler(st, () => control as SimulatorControl));
+  const holder: { control?: SimulatorControl } = {};
+  const http = new SimHttpServer(
+    st,
+    controlHttpHandler(st, () => holder.control as SimulatorControl),
+  );
   await http.listen(st.opts.port, st.opts.host);
   const hostForUrl = st.opts.host.includes(':') ? `[${st.opts.host}]` : st.opts.host;
   const url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${http.port}`;
   st.baseUrl = url;
   const traffic = new Traffic(st);
-  control = createControl(st, http, traffic, st.opts.host);
+  const control = createControl(st, http, traffic, st.opts.host);
+  holder.control = control;
   if (st.opts.traffic !== 'off') traffic.setLevel(st.opts.traffic);
   let stopped = false;
   return {

@@ -8,7 +8,8 @@ type Answer = { colums: string[]; results: string[][]; message: string };
 let sim: RunningSimulator;
 let api: Client;
 let userId: string;
-const q = async (sql: string, replace = false) => api.post<Answer>('/user_usage_stats/submit_custom_query', { CustomQueryString: sql, ReplaceUserId: replace });
+const q = async (sql: string, replace = false) =>
+  api.post<Answer>('/user_usage_stats/submit_custom_query', { CustomQueryString: sql, ReplaceUserId: replace });
 
 beforeAll(async () => {
   sim = await start();
@@ -16,7 +17,11 @@ beforeAll(async () => {
   userId = sim.control.users()[0]!.id;
   const [m1, m2] = sim.control.itemIds('Movie', 2) as [string, string];
   const ep = sim.control.itemIds('Episode', 1)[0]!;
-  for (const [itemId, secs] of [[m1, 61], [m2, 30], [ep, 45]] as const) {
+  for (const [itemId, secs] of [
+    [m1, 61],
+    [m2, 30],
+    [ep, 45],
+  ] as const) {
     const p = sim.control.startPlay({ userId, itemId, client: 'jellyfin-web', method: 'DirectPlay' });
     sim.control.advance(secs * 1000);
     sim.control.stop(p.playId);
@@ -30,7 +35,11 @@ describe('submit_custom_query', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       colums: ['rowid', 'ItemType', 'PlayDuration', 'x'],
-      results: [['1', 'Movie', '61', '91.5'], ['2', 'Movie', '30', '45'], ['3', 'Episode', '45', '67.5']],
+      results: [
+        ['1', 'Movie', '61', '91.5'],
+        ['2', 'Movie', '30', '45'],
+        ['3', 'Episode', '45', '67.5'],
+      ],
       message: '',
     });
   });

@@ -39,15 +39,29 @@ export class PlaybackReporting {
     const SQL = await initSqlJs();
     const db = new SQL.Database();
     const embyExtra = flavor === 'emby' ? ', PauseDuration INT, RemoteAddress TEXT, TranscodeReasons TEXT' : '';
-    db.run(`CREATE TABLE IF NOT EXISTS PlaybackActivity (DateCreated DATETIME NOT NULL, UserId TEXT, ItemId TEXT, ItemType TEXT, ItemName TEXT, PlaybackMethod TEXT, ClientName TEXT, DeviceName TEXT, PlayDuration INT${embyExtra})`);
+    db.run(
+      `CREATE TABLE IF NOT EXISTS PlaybackActivity (DateCreated DATETIME NOT NULL, UserId TEXT, ItemId TEXT, ItemType TEXT, ItemName TEXT, PlaybackMethod TEXT, ClientName TEXT, DeviceName TEXT, PlayDuration INT${embyExtra})`,
+    );
     db.run('CREATE TABLE IF NOT EXISTS UserList (UserId TEXT, LastUpdated INT)');
     return new PlaybackReporting(db, flavor);
   }
 
   insert(row: ActivityRow): number {
     const emby = this.flavor === 'emby';
-    const cols = 'DateCreated, UserId, ItemId, ItemType, ItemName, PlaybackMethod, ClientName, DeviceName, PlayDuration' + (emby ? ', PauseDuration, RemoteAddress, TranscodeReasons' : '');
-    const values: SqlValue[] = [row.dateCreated, row.userId, row.itemId, row.itemType, row.itemName, row.playbackMethod, row.clientName, row.deviceName, row.playDuration];
+    const cols =
+      'DateCreated, UserId, ItemId, ItemType, ItemName, PlaybackMethod, ClientName, DeviceName, PlayDuration' +
+      (emby ? ', PauseDuration, RemoteAddress, TranscodeReasons' : '');
+    const values: SqlValue[] = [
+      row.dateCreated,
+      row.userId,
+      row.itemId,
+      row.itemType,
+      row.itemName,
+      row.playbackMethod,
+      row.clientName,
+      row.deviceName,
+      row.playDuration,
+    ];
     if (emby) values.push(row.pauseDuration ?? 0, row.remoteAddress ?? '', row.transcodeReasons ?? '');
     this.db.run(`INSERT INTO PlaybackActivity (${cols}) VALUES (${values.map(() => '?').join(', ')})`, values);
     const r = this.db.exec('SELECT last_insert_rowid()');
@@ -55,7 +69,8 @@ export class PlaybackReporting {
   }
 
   updateDuration(rowid: number, playDuration: number, pauseDuration: number): void {
-    if (this.flavor === 'emby') this.db.run('UPDATE PlaybackActivity SET PlayDuration = ?, PauseDuration = ? WHERE rowid = ?', [playDuration, pauseDuration, rowid]);
+    if (this.flavor === 'emby')
+      this.db.run('UPDATE PlaybackActivity SET PlayDuration = ?, PauseDuration = ? WHERE rowid = ?', [playDuration, pauseDuration, rowid]);
     else this.db.run('UPDATE PlaybackActivity SET PlayDuration = ? WHERE rowid = ?', [playDuration, rowid]);
   }
 
@@ -69,7 +84,11 @@ export class PlaybackReporting {
       const results = this.db.exec(sql);
       const first = results[0];
       if (!first) {
-        return { colums: [], results: [], message: `Query executed, no data returned.</br>Number of rows effected : ${this.db.getRowsModified()}` };
+        return {
+          colums: [],
+          results: [],
+          message: `Query executed, no data returned.</br>Number of rows effected : ${this.db.getRowsModified()}`,
+        };
       }
       let columns = [...first.columns];
       const userCol = replaceUserId ? columns.indexOf('UserId') : -1;

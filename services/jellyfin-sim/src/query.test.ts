@@ -129,7 +129,7 @@ describe('/Items filters', () => {
     const p = await items('recursive=true&includeItemTypes=Episode&sortBy=SeriesSortName,ParentIndexNumber,IndexNumber&limit=200');
     const keys = p.Items.map((i) => [String(i.SeriesName).toLowerCase(), i.ParentIndexNumber as number, i.IndexNumber as number] as const);
     for (let i = 1; i < keys.length; i++) {
-      const [a, b] = [keys[i - 1], keys[i]] as [typeof keys[0], typeof keys[0]];
+      const [a, b] = [keys[i - 1], keys[i]] as [(typeof keys)[0], (typeof keys)[0]];
       const cmp = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2];
       expect(cmp).toBeLessThanOrEqual(0);
     }
@@ -138,11 +138,14 @@ describe('/Items filters', () => {
   it('optional fields appear only when asked for', async () => {
     const bare = await items('recursive=true&includeItemTypes=Movie&limit=3');
     for (const it of bare.Items) {
-      for (const f of ['DateCreated', 'Path', 'MediaSources', 'Genres', 'Overview', 'ProviderIds', 'ParentId']) expect(it[f], f).toBeUndefined();
+      for (const f of ['DateCreated', 'Path', 'MediaSources', 'Genres', 'Overview', 'ProviderIds', 'ParentId'])
+        expect(it[f], f).toBeUndefined();
       expect(it.RunTimeTicks).toBeTypeOf('number');
       expect(it.ImageTags).toBeTypeOf('object');
     }
-    const full = await items('recursive=true&includeItemTypes=Movie&limit=3&fields=DateCreated,Path,MediaSources,Genres,ProviderIds,ParentId');
+    const full = await items(
+      'recursive=true&includeItemTypes=Movie&limit=3&fields=DateCreated,Path,MediaSources,Genres,ProviderIds,ParentId',
+    );
     for (const it of full.Items) {
       for (const f of ['DateCreated', 'Path', 'MediaSources', 'Genres', 'ProviderIds', 'ParentId']) expect(it[f], f).toBeDefined();
     }
@@ -197,7 +200,9 @@ describe('other list endpoints', () => {
     expect(Array.isArray(latest.json)).toBe(true);
     expect(latest.json.length).toBeLessThanOrEqual(30);
     expect(latest.json.some((i) => i.Type === 'Episode')).toBe(false);
-    const ungrouped = await api.get<Record<string, unknown>[]>(`/Users/${admin.id}/Items/Latest?groupItems=false&includeItemTypes=Episode&limit=5`);
+    const ungrouped = await api.get<Record<string, unknown>[]>(
+      `/Users/${admin.id}/Items/Latest?groupItems=false&includeItemTypes=Episode&limit=5`,
+    );
     expect(ungrouped.json.map((i) => i.Type)).toEqual(['Episode', 'Episode', 'Episode', 'Episode', 'Episode']);
   });
 });

@@ -10,10 +10,43 @@ import { normalizeId, parseDate } from './wire.js';
 import type { Params } from './http/params.js';
 
 export const BASE_ITEM_KINDS = [
-  'AggregateFolder', 'Audio', 'AudioBook', 'BasePluginFolder', 'Book', 'BoxSet', 'Channel', 'ChannelFolderItem', 'CollectionFolder',
-  'Episode', 'Folder', 'Genre', 'ManualPlaylistsFolder', 'Movie', 'LiveTvChannel', 'LiveTvProgram', 'MusicAlbum', 'MusicArtist',
-  'MusicGenre', 'MusicVideo', 'Person', 'Photo', 'PhotoAlbum', 'Playlist', 'PlaylistsFolder', 'Program', 'Recording', 'Season',
-  'Series', 'Studio', 'Trailer', 'TvChannel', 'TvProgram', 'UserRootFolder', 'UserView', 'Video', 'Year',
+  'AggregateFolder',
+  'Audio',
+  'AudioBook',
+  'BasePluginFolder',
+  'Book',
+  'BoxSet',
+  'Channel',
+  'ChannelFolderItem',
+  'CollectionFolder',
+  'Episode',
+  'Folder',
+  'Genre',
+  'ManualPlaylistsFolder',
+  'Movie',
+  'LiveTvChannel',
+  'LiveTvProgram',
+  'MusicAlbum',
+  'MusicArtist',
+  'MusicGenre',
+  'MusicVideo',
+  'Person',
+  'Photo',
+  'PhotoAlbum',
+  'Playlist',
+  'PlaylistsFolder',
+  'Program',
+  'Recording',
+  'Season',
+  'Series',
+  'Studio',
+  'Trailer',
+  'TvChannel',
+  'TvProgram',
+  'UserRootFolder',
+  'UserView',
+  'Video',
+  'Year',
 ];
 const KIND_BY_LOWER = new Map(BASE_ITEM_KINDS.map((k) => [k.toLowerCase(), k]));
 
@@ -87,8 +120,14 @@ export function parseItemQuery(p: Params, user: SimUser | undefined, pathParentI
     minDateLastSaved: parseDate(p.get('minDateLastSaved')),
     minPremiereDate: parseDate(p.get('minPremiereDate')),
     maxPremiereDate: parseDate(p.get('maxPremiereDate')),
-    years: p.list('years').map(Number).filter((n) => Number.isFinite(n)),
-    genres: p.list('genres').flatMap((g) => g.split('|')).map((g) => g.toLowerCase()),
+    years: p
+      .list('years')
+      .map(Number)
+      .filter((n) => Number.isFinite(n)),
+    genres: p
+      .list('genres')
+      .flatMap((g) => g.split('|'))
+      .map((g) => g.toLowerCase()),
     seriesStatus: p.list('seriesStatus').map((s) => s.toLowerCase()),
     parentIndexNumber: p.int('parentIndexNumber'),
     indexNumber: p.int('indexNumber'),
@@ -132,9 +171,17 @@ export class ItemQueryEngine {
       this.cache.clear();
       this.cacheVersion = this.store.version;
     }
-    const usesUserData = q.isPlayed !== undefined || q.isFavorite !== undefined || q.isResumable !== undefined ||
+    const usesUserData =
+      q.isPlayed !== undefined ||
+      q.isFavorite !== undefined ||
+      q.isResumable !== undefined ||
       q.sortBy.some((s) => /played|playcount|favorite/i.test(s));
-    const key = JSON.stringify({ ...q, user: q.user?.id, libs: q.user && !q.user.enableAllFolders ? q.user.enabledFolders : undefined, ud: usesUserData ? this.userDataVersion : 0 });
+    const key = JSON.stringify({
+      ...q,
+      user: q.user?.id,
+      libs: q.user && !q.user.enableAllFolders ? q.user.enabledFolders : undefined,
+      ud: usesUserData ? this.userDataVersion : 0,
+    });
     const hit = this.cache.get(key);
     if (hit) return hit;
     const result = this.sort(this.filter(q), q);
@@ -182,11 +229,31 @@ export class ItemQueryEngine {
     const mediaTypes = q.mediaTypes.length ? new Set(q.mediaTypes) : undefined;
     const years = q.years.length ? new Set(q.years) : undefined;
     const uid = q.user?.id;
-    const trivial = !include && !exclude && !visible && !excludeIds && !mediaTypes && !years && q.isPlayed === undefined &&
-      q.isFavorite === undefined && q.isResumable === undefined && q.isFolder === undefined && !q.searchTerm && !q.nameStartsWith &&
-      q.minDateLastSaved === undefined && q.minPremiereDate === undefined && q.maxPremiereDate === undefined && !q.genres.length &&
-      !q.seriesStatus.length && q.parentIndexNumber === undefined && q.indexNumber === undefined && q.isHd === undefined &&
-      q.is4k === undefined && !q.artistIds.length && !q.albumIds.length && q.ids.length === 0;
+    const trivial =
+      !include &&
+      !exclude &&
+      !visible &&
+      !excludeIds &&
+      !mediaTypes &&
+      !years &&
+      q.isPlayed === undefined &&
+      q.isFavorite === undefined &&
+      q.isResumable === undefined &&
+      q.isFolder === undefined &&
+      !q.searchTerm &&
+      !q.nameStartsWith &&
+      q.minDateLastSaved === undefined &&
+      q.minPremiereDate === undefined &&
+      q.maxPremiereDate === undefined &&
+      !q.genres.length &&
+      !q.seriesStatus.length &&
+      q.parentIndexNumber === undefined &&
+      q.indexNumber === undefined &&
+      q.isHd === undefined &&
+      q.is4k === undefined &&
+      !q.artistIds.length &&
+      !q.albumIds.length &&
+      q.ids.length === 0;
     if (trivial) return Array.from(ids);
     const out: string[] = [];
     for (const id of ids) {
@@ -208,8 +275,8 @@ export class ItemQueryEngine {
       if (q.seriesStatus.length && (!it.status || !q.seriesStatus.includes(it.status.toLowerCase()))) continue;
       if (q.parentIndexNumber !== undefined && it.parentIndexNumber !== q.parentIndexNumber) continue;
       if (q.indexNumber !== undefined && it.indexNumber !== q.indexNumber) continue;
-      if (q.isHd !== undefined && (!it.media?.video || (it.media.video.height >= 720) !== q.isHd)) continue;
-      if (q.is4k !== undefined && (!it.media?.video || (it.media.video.width >= 3800) !== q.is4k)) continue;
+      if (q.isHd !== undefined && (!it.media?.video || it.media.video.height >= 720 !== q.isHd)) continue;
+      if (q.is4k !== undefined && (!it.media?.video || it.media.video.width >= 3800 !== q.is4k)) continue;
       if (q.artistIds.length && !(it.artistIds ?? []).some((a) => q.artistIds.includes(a))) continue;
       if (q.albumIds.length && (!it.albumId || !q.albumIds.includes(it.albumId))) continue;
       if (uid && (q.isPlayed !== undefined || q.isFavorite !== undefined || q.isResumable !== undefined)) {

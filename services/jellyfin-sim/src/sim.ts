@@ -60,7 +60,12 @@ export class SimulatorState {
   startedAtMs: number;
   generationMs: number;
 
-  private constructor(opts: ResolvedOptions, readonly reporting: PlaybackReporting, startTime: number | undefined, idleCheckIntervalMs: number | undefined) {
+  private constructor(
+    opts: ResolvedOptions,
+    readonly reporting: PlaybackReporting,
+    startTime: number | undefined,
+    idleCheckIntervalMs: number | undefined,
+  ) {
     this.opts = opts;
     const t0 = performance.now();
     const gen = generateLibrary({ seed: opts.seed, scale: opts.scale, flavor: opts.flavor });
@@ -72,7 +77,15 @@ export class SimulatorState {
     this.startedAtMs = this.clock.now();
     this.engine = new ItemQueryEngine(this.store, opts.flavor);
     this.faults = new Faults(opts.seed);
-    this.sessions = new SessionManager(this.store, this.clock, reporting, opts.flavor, opts.seed, { onUserDataChanged: () => this.engine.userDataVersion++ }, idleCheckIntervalMs);
+    this.sessions = new SessionManager(
+      this.store,
+      this.clock,
+      reporting,
+      opts.flavor,
+      opts.seed,
+      { onUserDataChanged: () => this.engine.userDataVersion++ },
+      idleCheckIntervalMs,
+    );
     this.version = opts.flavor === 'emby' ? '4.8.11.0' : '10.11.11';
     this.productName = opts.flavor === 'emby' ? 'Emby Server' : 'Jellyfin Server';
   }
@@ -112,8 +125,19 @@ export class SimulatorState {
     const byKind: Record<string, number> = {};
     for (const [k, s] of this.store.byKind) byKind[k] = s.size;
     const recursiveTotal = this.engine.run({
-      recursive: true, includeKinds: [], excludeKinds: [], mediaTypes: [], ids: [], excludeIds: [], years: [], genres: [], seriesStatus: [],
-      artistIds: [], albumIds: [], sortBy: [], sortOrder: [],
+      recursive: true,
+      includeKinds: [],
+      excludeKinds: [],
+      mediaTypes: [],
+      ids: [],
+      excludeIds: [],
+      years: [],
+      genres: [],
+      seriesStatus: [],
+      artistIds: [],
+      albumIds: [],
+      sortBy: [],
+      sortOrder: [],
     }).length;
     let extras = 0;
     for (const s of this.store.extrasByOwner.values()) extras += s.size;
@@ -166,7 +190,9 @@ export class SimulatorState {
       artistIds: parent?.artistIds,
       indexNumber: input.indexNumber,
       parentIndexNumber: input.parentIndexNumber ?? (kind === 'Episode' ? parent?.indexNumber : undefined),
-      runTimeTicks: input.runTimeTicks ?? (isFolder ? undefined : kind === 'Audio' ? 2_400_000_000 : kind === 'Episode' ? 26_000_000_000 : 66_000_000_000),
+      runTimeTicks:
+        input.runTimeTicks ??
+        (isFolder ? undefined : kind === 'Audio' ? 2_400_000_000 : kind === 'Episode' ? 26_000_000_000 : 66_000_000_000),
       productionYear: input.productionYear,
       dateCreated: input.dateCreated ?? now,
       dateLastSaved: now,
@@ -179,7 +205,8 @@ export class SimulatorState {
     };
     if (!isFolder) {
       const template = this.findTemplate(kind);
-      if (template?.media) item.media = { ...template.media, size: Math.round((template.media.bitrate / 8) * ((item.runTimeTicks ?? 0) / 1e7)) };
+      if (template?.media)
+        item.media = { ...template.media, size: Math.round((template.media.bitrate / 8) * ((item.runTimeTicks ?? 0) / 1e7)) };
     }
     this.store.add(item);
     return item;
@@ -214,9 +241,21 @@ export class SimulatorState {
   }
 
   private propagateName(item: SimItem): void {
-    if (item.kind === 'Series') for (const id of this.store.descendants(item.id)) { const c = this.store.get(id); if (c) c.seriesName = item.name; }
-    if (item.kind === 'Season') for (const id of this.store.childIds(item.id)) { const c = this.store.get(id); if (c) c.seasonName = item.name; }
-    if (item.kind === 'MusicAlbum') for (const id of this.store.childIds(item.id)) { const c = this.store.get(id); if (c) c.album = item.name; }
+    if (item.kind === 'Series')
+      for (const id of this.store.descendants(item.id)) {
+        const c = this.store.get(id);
+        if (c) c.seriesName = item.name;
+      }
+    if (item.kind === 'Season')
+      for (const id of this.store.childIds(item.id)) {
+        const c = this.store.get(id);
+        if (c) c.seasonName = item.name;
+      }
+    if (item.kind === 'MusicAlbum')
+      for (const id of this.store.childIds(item.id)) {
+        const c = this.store.get(id);
+        if (c) c.album = item.name;
+      }
   }
 
   deleteItem(rawId: string): string[] {
@@ -230,15 +269,32 @@ export class SimulatorState {
     if (this.store.users.has(id)) throw new Error(`user ${id} exists`);
     const now = this.clock.now();
     const u: SimUser = {
-      id, name: input.name, password: input.password ?? 'password', isAdministrator: input.isAdministrator ?? false, isHidden: input.isHidden ?? false,
-      isDisabled: input.isDisabled ?? false, hasImage: input.hasImage ?? false, imageRevision: 0, enableAllFolders: true, enabledFolders: [], dateCreated: now,
+      id,
+      name: input.name,
+      password: input.password ?? 'password',
+      isAdministrator: input.isAdministrator ?? false,
+      isHidden: input.isHidden ?? false,
+      isDisabled: input.isDisabled ?? false,
+      hasImage: input.hasImage ?? false,
+      imageRevision: 0,
+      enableAllFolders: true,
+      enabledFolders: [],
+      dateCreated: now,
     };
     this.store.users.set(id, u);
     this.store.version++;
     return u;
   }
 
-  updateUser(rawId: string, patch: Partial<Pick<SimUser, 'name' | 'password' | 'isAdministrator' | 'isHidden' | 'isDisabled' | 'hasImage' | 'enableAllFolders' | 'enabledFolders'>>): SimUser {
+  updateUser(
+    rawId: string,
+    patch: Partial<
+      Pick<
+        SimUser,
+        'name' | 'password' | 'isAdministrator' | 'isHidden' | 'isDisabled' | 'hasImage' | 'enableAllFolders' | 'enabledFolders'
+      >
+    >,
+  ): SimUser {
     const u = this.findUser(rawId);
     if (!u) throw new Error(`no user ${rawId}`);
     Object.assign(u, patch);
@@ -259,7 +315,13 @@ export class SimulatorState {
   }
 
   /** A login: token bound to the user and a session keyed by Client+DeviceId. */
-  login(user: SimUser, client: string, deviceId: string, device: string | undefined, remoteEndPoint: string): { token: string; sessionId: string } {
+  login(
+    user: SimUser,
+    client: string,
+    deviceId: string,
+    device: string | undefined,
+    remoteEndPoint: string,
+  ): { token: string; sessionId: string } {
     const token = randomBytes(16).toString('hex');
     this.tokens.set(token, user.id);
     const s = this.sessions.connect({ userId: user.id, client, deviceId, deviceName: device, remoteEndPoint });

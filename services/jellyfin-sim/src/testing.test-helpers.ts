@@ -53,7 +53,8 @@ const validators = new Map<string, { ajv: Ajv; cache: Map<string, ValidateFuncti
 function specValidator(flavor: 'jellyfin' | 'emby') {
   let v = validators.get(flavor);
   if (!v) {
-    const file = flavor === 'jellyfin' ? `${CONTRACTS_DIR}/jellyfin/jellyfin-openapi-10.11.11.json` : `${CONTRACTS_DIR}/emby/emby-openapi-4.8.11.json`;
+    const file =
+      flavor === 'jellyfin' ? `${CONTRACTS_DIR}/jellyfin/jellyfin-openapi-10.11.11.json` : `${CONTRACTS_DIR}/emby/emby-openapi-4.8.11.json`;
     const spec = JSON.parse(readFileSync(file, 'utf8')) as Spec;
     const ajv = makeAjv();
     ajv.addSchema({ $id: `${flavor}.json`, components: openApiToJsonSchema(spec.components) }, `${flavor}.json`);
@@ -122,7 +123,14 @@ export class Client {
 }
 
 export async function start(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
-  return startSimulator({ seed: 1, scale: 'tiny', apiKey: 'test-api-key-0123456789abcdef', clock: 'virtual', startTime: Date.UTC(2026, 5, 1, 12), ...opts });
+  return startSimulator({
+    seed: 1,
+    scale: 'tiny',
+    apiKey: 'test-api-key-0123456789abcdef',
+    clock: 'virtual',
+    startTime: Date.UTC(2026, 5, 1, 12),
+    ...opts,
+  });
 }
 
 export const SECOND = 10_000_000;

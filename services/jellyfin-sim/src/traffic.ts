@@ -70,11 +70,19 @@ export class Traffic {
     const users = [...this.st.store.users.values()].filter((u) => !u.isDisabled);
     let active = sm.activePlays().length;
     while (active < target && users.length) {
-      const kind = r.weighted<ItemKind>([['Episode', 55], ['Movie', 30], ['Audio', 15]]);
+      const kind = r.weighted<ItemKind>([
+        ['Episode', 55],
+        ['Movie', 30],
+        ['Audio', 15],
+      ]);
       const pool = this.pool(kind);
       if (!pool.length) break;
       const itemId = r.pick(pool);
-      const method = r.weighted<PlayMethod>([['DirectPlay', 55], ['DirectStream', 15], ['Transcode', 30]]);
+      const method = r.weighted<PlayMethod>([
+        ['DirectPlay', 55],
+        ['DirectStream', 15],
+        ['Transcode', 30],
+      ]);
       try {
         const item = this.st.store.get(itemId);
         sm.start({

@@ -6,8 +6,14 @@ import { parseAuthorization } from './auth.js';
 
 describe('Authorization header parsing', () => {
   it('reads MediaBrowser pairs, with or without quotes, URL-decoded, scheme case-insensitive', () => {
-    expect(parseAuthorization('MediaBrowser Client="Stats%20Dash", Device="server", DeviceId="d-1", Version="1.0.0", Token="abc"', false)).toEqual({
-      client: 'Stats Dash', device: 'server', deviceId: 'd-1', version: '1.0.0', token: 'abc',
+    expect(
+      parseAuthorization('MediaBrowser Client="Stats%20Dash", Device="server", DeviceId="d-1", Version="1.0.0", Token="abc"', false),
+    ).toEqual({
+      client: 'Stats Dash',
+      device: 'server',
+      deviceId: 'd-1',
+      version: '1.0.0',
+      token: 'abc',
     });
     expect(parseAuthorization('mediabrowser Token=abc', false)?.token).toBe('abc');
     expect(parseAuthorization('Emby Token="abc"', false)).toBeUndefined();
@@ -93,9 +99,23 @@ for (const legacyAuth of [true, false]) {
     it('login needs Client/Device/DeviceId/Version and the right password; disabled users are refused', async () => {
       const admin = sim.control.users().find((u) => u.isAdministrator)!;
       const full = 'MediaBrowser Client="Reelstat", Device="ci", DeviceId="auth-test", Version="1.0.0"';
-      expect((await anon.post('/Users/AuthenticateByName', { Username: admin.name, Pw: 'password' }, { Authorization: 'MediaBrowser Client="x"' })).status).toBe(400);
-      expect((await anon.post('/Users/AuthenticateByName', { Username: admin.name, Pw: 'wrong' }, { Authorization: full })).status).toBe(401);
-      const ok = await anon.post<{ AccessToken: string; User: { Id: string }; SessionInfo: { Client: string } }>('/Users/AuthenticateByName', { Username: admin.name, Pw: 'password' }, { Authorization: full });
+      expect(
+        (
+          await anon.post(
+            '/Users/AuthenticateByName',
+            { Username: admin.name, Pw: 'password' },
+            { Authorization: 'MediaBrowser Client="x"' },
+          )
+        ).status,
+      ).toBe(400);
+      expect((await anon.post('/Users/AuthenticateByName', { Username: admin.name, Pw: 'wrong' }, { Authorization: full })).status).toBe(
+        401,
+      );
+      const ok = await anon.post<{ AccessToken: string; User: { Id: string }; SessionInfo: { Client: string } }>(
+        '/Users/AuthenticateByName',
+        { Username: admin.name, Pw: 'password' },
+        { Authorization: full },
+      );
       expect(ok.status).toBe(200);
       expect(ok.json.User.Id).toBe(admin.id);
       expect(ok.json.SessionInfo.Client).toBe('Reelstat');

@@ -23,7 +23,10 @@ export class Params {
   list(name: string): string[] {
     const raw = this.map.get(name.toLowerCase());
     if (!raw) return [];
-    return raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+    return raw
+      .flatMap((v) => v.split(','))
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   }
 
   bool(name: string): boolean | undefined {

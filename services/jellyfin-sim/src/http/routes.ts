@@ -37,7 +37,12 @@ export function buildRoutes(st: SimulatorState): Route[] {
   const jf = st.opts.flavor === 'jellyfin';
   const flavor = st.opts.flavor;
 
-  const userCtx = () => ({ flavor, serverId: st.serverId, serverName: st.opts.serverName, libraryOrder: st.store.libraries.map((l) => l.id) });
+  const userCtx = () => ({
+    flavor,
+    serverId: st.serverId,
+    serverName: st.opts.serverName,
+    libraryOrder: st.store.libraries.map((l) => l.id),
+  });
 
   /** RequestHelpers.GetUserId: a non-admin may only name themselves. */
   const resolveUser = (ctx: RequestContext, raw: string | undefined): SimUser | undefined => {
@@ -53,8 +58,15 @@ export function buildRoutes(st: SimulatorState): Route[] {
   };
 
   const dtoCtx = (p: Params, user: SimUser | undefined, all = false): DtoContext => ({
-    flavor, serverId: st.serverId, store: st.store, fields: new Set(p.list('fields').map((f) => f.toLowerCase())), allFields: all, user,
-    enableUserData: p.bool('enableUserData') ?? true, enableImages: p.bool('enableImages') ?? true, imageTypeLimit: p.int('imageTypeLimit'),
+    flavor,
+    serverId: st.serverId,
+    store: st.store,
+    fields: new Set(p.list('fields').map((f) => f.toLowerCase())),
+    allFields: all,
+    user,
+    enableUserData: p.bool('enableUserData') ?? true,
+    enableImages: p.bool('enableImages') ?? true,
+    imageTypeLimit: p.int('imageTypeLimit'),
   });
 
   const queryResult = (items: unknown[], total: number, startIndex: number): Record<string, unknown> =>
@@ -72,7 +84,10 @@ export function buildRoutes(st: SimulatorState): Route[] {
 
   const views = (user: SimUser | undefined): SimItem[] => {
     const visible = st.engine.visibleLibraries(user);
-    return st.store.libraries.filter((l) => visible.has(l.id)).map((l) => st.store.get(l.id) as SimItem).filter(Boolean);
+    return st.store.libraries
+      .filter((l) => visible.has(l.id))
+      .map((l) => st.store.get(l.id) as SimItem)
+      .filter(Boolean);
   };
 
   const getItems = (ctx: RequestContext, userRaw: string | undefined): void => {
@@ -84,7 +99,15 @@ export function buildRoutes(st: SimulatorState): Route[] {
       // With no parentId and a user: the user's root views, unpaged.
       const v = views(user);
       const ctxDto = dtoCtx(p, user);
-      sendJson(ctx.res, 200, queryResult(v.map((i) => itemDto(i, ctxDto)), v.length, p.int('startIndex') ?? 0));
+      sendJson(
+        ctx.res,
+        200,
+        queryResult(
+          v.map((i) => itemDto(i, ctxDto)),
+          v.length,
+          p.int('startIndex') ?? 0,
+        ),
+      );
       return;
     }
     sendJson(ctx.res, 200, page(st.engine.run(q), p, user));
@@ -106,8 +129,12 @@ export function buildRoutes(st: SimulatorState): Route[] {
     const group = p.bool('groupItems') ?? true;
     const kinds = parseKinds(p.list('includeItemTypes'));
     const base: ItemQuery = {
-      ...parseItemQuery(p, u), recursive: true, includeKinds: kinds.length ? kinds : ['Movie', 'Episode', 'Audio', 'MusicVideo', 'Video'],
-      isFolder: false, sortBy: ['DateCreated'], sortOrder: ['Descending'],
+      ...parseItemQuery(p, u),
+      recursive: true,
+      includeKinds: kinds.length ? kinds : ['Movie', 'Episode', 'Audio', 'MusicVideo', 'Video'],
+      isFolder: false,
+      sortBy: ['DateCreated'],
+      sortOrder: ['Descending'],
     };
     const ids = st.engine.run(base);
     const out: SimItem[] = [];
@@ -132,12 +159,16 @@ export function buildRoutes(st: SimulatorState): Route[] {
       out.push(it);
     }
     const dctx = dtoCtx(p, u);
-    sendJson(ctx.res, 200, out.map((it) => {
-      const d = itemDto(it, dctx);
-      const g = groups.get(it.id);
-      if (g) d.ChildCount = g.count;
-      return d;
-    }));
+    sendJson(
+      ctx.res,
+      200,
+      out.map((it) => {
+        const d = itemDto(it, dctx);
+        const g = groups.get(it.id);
+        if (g) d.ChildCount = g.count;
+        return d;
+      }),
+    );
   };
 
   const userViews = (ctx: RequestContext, userRaw: string | undefined): void => {
@@ -145,13 +176,27 @@ export function buildRoutes(st: SimulatorState): Route[] {
     if (!user) throw new HttpError(400, 'userId is required');
     const v = views(user);
     const dctx = dtoCtx(ctx.params, user);
-    sendJson(ctx.res, 200, queryResult(v.map((i) => itemDto(i, dctx)), v.length, 0));
+    sendJson(
+      ctx.res,
+      200,
+      queryResult(
+        v.map((i) => itemDto(i, dctx)),
+        v.length,
+        0,
+      ),
+    );
   };
 
   const resume = (ctx: RequestContext, userRaw: string | undefined): void => {
     const user = resolveUser(ctx, userRaw);
     if (!user) throw new HttpError(400, 'userId is required');
-    const q: ItemQuery = { ...parseItemQuery(ctx.params, user), recursive: true, isResumable: true, sortBy: ['DatePlayed'], sortOrder: ['Descending'] };
+    const q: ItemQuery = {
+      ...parseItemQuery(ctx.params, user),
+      recursive: true,
+      isResumable: true,
+      sortBy: ['DatePlayed'],
+      sortOrder: ['Descending'],
+    };
     if (!q.includeKinds.length) q.includeKinds = ['Movie', 'Episode', 'Video', 'Audio'];
     sendJson(ctx.res, 200, page(st.engine.run(q), ctx.params, user));
   };
@@ -166,10 +211,20 @@ export function buildRoutes(st: SimulatorState): Route[] {
   const sendImage = (ctx: RequestContext, seed: string, natural: [number, number]): void => {
     const p = ctx.params;
     const [w, h] = resolveSize(natural, {
-      width: p.int('width'), height: p.int('height'), maxWidth: p.int('maxWidth'), maxHeight: p.int('maxHeight'), fillWidth: p.int('fillWidth'), fillHeight: p.int('fillHeight'),
+      width: p.int('width'),
+      height: p.int('height'),
+      maxWidth: p.int('maxWidth'),
+      maxHeight: p.int('maxHeight'),
+      fillWidth: p.int('fillWidth'),
+      fillHeight: p.int('fillHeight'),
     });
     const png = gradientPng(seed, w, h);
-    ctx.res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'public', 'Last-Modified': new Date(st.startedAtMs).toUTCString() });
+    ctx.res.writeHead(200, {
+      'Content-Type': 'image/png',
+      'Content-Length': png.length,
+      'Cache-Control': 'public',
+      'Last-Modified': new Date(st.startedAtMs).toUTCString(),
+    });
     ctx.res.end(ctx.method === 'HEAD' ? undefined : png);
   };
 
@@ -192,7 +247,15 @@ export function buildRoutes(st: SimulatorState): Route[] {
     const special = ctx.params.bool('isSpecialSeason');
     if (special !== undefined) ids = ids.filter((id) => (st.store.get(id)?.indexNumber === 0) === special);
     const dctx = dtoCtx(ctx.params, user);
-    sendJson(ctx.res, 200, queryResult(ids.map((id) => itemDto(st.store.get(id) as SimItem, dctx)), ids.length, 0));
+    sendJson(
+      ctx.res,
+      200,
+      queryResult(
+        ids.map((id) => itemDto(st.store.get(id) as SimItem, dctx)),
+        ids.length,
+        0,
+      ),
+    );
   };
 
   const episodes = (ctx: RequestContext): void => {
@@ -232,7 +295,11 @@ export function buildRoutes(st: SimulatorState): Route[] {
     if (controllable) list = list.filter((s) => s.client.supportsRemoteControl);
     list.sort((a, b) => b.lastActivityMs - a.lastActivityMs);
     const sctx = { flavor, serverId: st.serverId, store: st.store, callerIsAdmin: caller?.isAdmin ?? false, now };
-    sendJson(ctx.res, 200, list.map((s) => sessionDto(s, sctx)));
+    sendJson(
+      ctx.res,
+      200,
+      list.map((s) => sessionDto(s, sctx)),
+    );
   };
 
   const callerSession = (ctx: RequestContext) => {
@@ -243,46 +310,69 @@ export function buildRoutes(st: SimulatorState): Route[] {
     if (!s) {
       const h = ctx.header;
       if (!caller.user) throw new HttpError(400, 'Error processing request.');
-      s = st.sessions.connect({ userId: caller.user.id, client: h.client ?? 'Unknown', deviceId: h.deviceId ?? caller.token, deviceName: h.device, remoteEndPoint: remoteAddress(ctx) });
+      s = st.sessions.connect({
+        userId: caller.user.id,
+        client: h.client ?? 'Unknown',
+        deviceId: h.deviceId ?? caller.token,
+        deviceName: h.device,
+        remoteEndPoint: remoteAddress(ctx),
+      });
       st.tokenSessions.set(caller.token, s.id);
     }
     return s;
   };
 
-  const clientReport = (kind: 'start' | 'progress' | 'stopped') => async (ctx: RequestContext): Promise<void> => {
-    const body = await ctx.body();
-    if (kind === 'stopped' && typeof body.PositionTicks === 'number' && body.PositionTicks < 0) throw new HttpError(400, 'Error processing request.');
-    const s = callerSession(ctx);
-    if (typeof body.ItemId === 'string') body.ItemId = normalizeId(body.ItemId);
-    try {
-      st.sessions.clientReport(s, kind, body);
-    } catch (e) {
-      throw new HttpError(400, 'Error processing request.', undefined);
-    }
-    sendEmpty(ctx.res, 204);
-  };
+  const clientReport =
+    (kind: 'start' | 'progress' | 'stopped') =>
+    async (ctx: RequestContext): Promise<void> => {
+      const body = await ctx.body();
+      if (kind === 'stopped' && typeof body.PositionTicks === 'number' && body.PositionTicks < 0)
+        throw new HttpError(400, 'Error processing request.');
+      const s = callerSession(ctx);
+      if (typeof body.ItemId === 'string') body.ItemId = normalizeId(body.ItemId);
+      try {
+        st.sessions.clientReport(s, kind, body);
+      } catch {
+        throw new HttpError(400, 'Error processing request.');
+      }
+      sendEmpty(ctx.res, 204);
+    };
 
   const virtualFolders = (): Record<string, unknown>[] =>
-    st.store.libraries.filter((l) => l.virtual).map((l, i) => {
-      const v: Record<string, unknown> = {
-        Name: l.name,
-        Locations: l.locations,
-        // VirtualFolderInfo uses CollectionTypeOptions, which has "mixed"; BaseItemDto.CollectionType does not.
-        CollectionType: l.collectionType,
-        LibraryOptions: {
-          Enabled: true, EnablePhotos: true, EnableRealtimeMonitor: true, EnableChapterImageExtraction: false, ExtractChapterImagesDuringLibraryScan: false,
-          PathInfos: l.locations.map((path) => ({ Path: path })), SaveLocalMetadata: false, EnableInternetProviders: true, EnableAutomaticSeriesGrouping: false,
-          EnableEmbeddedTitles: false, EnableEmbeddedEpisodeInfos: true, AutomaticRefreshIntervalDays: 0, PreferredMetadataLanguage: 'en', MetadataCountryCode: 'US',
-          SeasonZeroDisplayName: 'Specials', TypeOptions: [],
-        },
-        ItemId: l.id,
-        PrimaryImageItemId: l.id,
-        RefreshStatus: 'Idle',
-      };
-      if (!jf) Object.assign(v, { Id: l.id, Guid: imageTag(l.id, 'guid', 0) });
-      void i;
-      return v;
-    });
+    st.store.libraries
+      .filter((l) => l.virtual)
+      .map((l, i) => {
+        const v: Record<string, unknown> = {
+          Name: l.name,
+          Locations: l.locations,
+          // VirtualFolderInfo uses CollectionTypeOptions, which has "mixed"; BaseItemDto.CollectionType does not.
+          CollectionType: l.collectionType,
+          LibraryOptions: {
+            Enabled: true,
+            EnablePhotos: true,
+            EnableRealtimeMonitor: true,
+            EnableChapterImageExtraction: false,
+            ExtractChapterImagesDuringLibraryScan: false,
+            PathInfos: l.locations.map((path) => ({ Path: path })),
+            SaveLocalMetadata: false,
+            EnableInternetProviders: true,
+            EnableAutomaticSeriesGrouping: false,
+            EnableEmbeddedTitles: false,
+            EnableEmbeddedEpisodeInfos: true,
+            AutomaticRefreshIntervalDays: 0,
+            PreferredMetadataLanguage: 'en',
+            MetadataCountryCode: 'US',
+            SeasonZeroDisplayName: 'Specials',
+            TypeOptions: [],
+          },
+          ItemId: l.id,
+          PrimaryImageItemId: l.id,
+          RefreshStatus: 'Idle',
+        };
+        if (!jf) Object.assign(v, { Id: l.id, Guid: imageTag(l.id, 'guid', 0) });
+        void i;
+        return v;
+      });
 
   const systemInfoPublic = (): Record<string, unknown> => {
     const base = { LocalAddress: st.baseUrl, ServerName: st.opts.serverName, Version: st.version, Id: st.serverId };
@@ -292,10 +382,34 @@ export function buildRoutes(st: SimulatorState): Route[] {
 
   const plugins = (): Record<string, unknown>[] => {
     const pr = jf
-      ? { Name: 'Playback Reporting', Version: '17.0.0.0', ConfigurationFileName: 'Jellyfin.Plugin.PlaybackReporting.xml', Description: 'Collect and show user play statistics', Id: '5c53438191a343cb907a35aa02eb9d2c', CanUninstall: true, HasImage: true, Status: st.pluginEnabled ? 'Active' : 'Disabled' }
-      : { Name: 'Playback Reporting', Version: '2.1.0.0', ConfigurationFileName: 'playback_reporting.xml', Description: 'Show reports for playback activity', Id: '9e6eb40f-9a1b-4a6e-9d2b-3e5b7f1a0c11', ImageTag: imageTag('plugin', 'pr', 0) };
+      ? {
+          Name: 'Playback Reporting',
+          Version: '17.0.0.0',
+          ConfigurationFileName: 'Jellyfin.Plugin.PlaybackReporting.xml',
+          Description: 'Collect and show user play statistics',
+          Id: '5c53438191a343cb907a35aa02eb9d2c',
+          CanUninstall: true,
+          HasImage: true,
+          Status: st.pluginEnabled ? 'Active' : 'Disabled',
+        }
+      : {
+          Name: 'Playback Reporting',
+          Version: '2.1.0.0',
+          ConfigurationFileName: 'playback_reporting.xml',
+          Description: 'Show reports for playback activity',
+          Id: '9e6eb40f-9a1b-4a6e-9d2b-3e5b7f1a0c11',
+          ImageTag: imageTag('plugin', 'pr', 0),
+        };
     const tmdb = jf
-      ? { Name: 'TMDb', Version: '10.11.11.0', Description: 'Get metadata for movies and other video content from TheMovieDb.', Id: 'b8715ed16c4745289ad3f72deb539cd4', CanUninstall: false, HasImage: false, Status: 'Active' }
+      ? {
+          Name: 'TMDb',
+          Version: '10.11.11.0',
+          Description: 'Get metadata for movies and other video content from TheMovieDb.',
+          Id: 'b8715ed16c4745289ad3f72deb539cd4',
+          CanUninstall: false,
+          HasImage: false,
+          Status: 'Active',
+        }
       : undefined;
     return jf ? [tmdb as Record<string, unknown>, ...(st.pluginEnabled ? [pr] : [pr])] : st.pluginEnabled ? [pr] : [];
   };
@@ -304,31 +418,152 @@ export function buildRoutes(st: SimulatorState): Route[] {
     route('GET', '/System/Info/Public', 'anon', (c) => sendJson(c.res, 200, systemInfoPublic())),
     route('GET', '/System/Info', 'user', (c) => {
       const info: Record<string, unknown> = {
-        ...systemInfoPublic(), OperatingSystemDisplayName: 'Linux', PackageName: jf ? 'reelstat-sim' : undefined, HasPendingRestart: false, IsShuttingDown: false,
-        SupportsLibraryMonitor: true, WebSocketPortNumber: Number(new URL(st.baseUrl).port || 80), CompletedInstallations: [], CanSelfRestart: true,
-        CanLaunchWebBrowser: false, ProgramDataPath: '/config', ItemsByNamePath: '/config/metadata', CachePath: '/cache', LogPath: '/config/log',
-        InternalMetadataPath: '/config/metadata', TranscodingTempPath: '/cache/transcodes', HasUpdateAvailable: false,
+        ...systemInfoPublic(),
+        OperatingSystemDisplayName: 'Linux',
+        PackageName: jf ? 'reelstat-sim' : undefined,
+        HasPendingRestart: false,
+        IsShuttingDown: false,
+        SupportsLibraryMonitor: true,
+        WebSocketPortNumber: Number(new URL(st.baseUrl).port || 80),
+        CompletedInstallations: [],
+        CanSelfRestart: true,
+        CanLaunchWebBrowser: false,
+        ProgramDataPath: '/config',
+        ItemsByNamePath: '/config/metadata',
+        CachePath: '/cache',
+        LogPath: '/config/log',
+        InternalMetadataPath: '/config/metadata',
+        TranscodingTempPath: '/cache/transcodes',
+        HasUpdateAvailable: false,
       };
-      if (jf) Object.assign(info, { CastReceiverApplications: [], SystemArchitecture: 'X64', WebPath: '/usr/share/jellyfin/web', EncoderLocation: 'System' });
-      else Object.assign(info, { HttpServerPortNumber: Number(new URL(st.baseUrl).port || 80), SupportsHttps: false, HttpsPortNumber: 8920, CanSelfUpdate: false, OperatingSystem: 'Linux', HasImageEnhancers: false, SupportsLocalPortConfiguration: true, SupportsWakeServer: false, SupportsAutoRunAtStartup: false, HardwareAccelerationRequiresPremiere: true, WakeOnLanInfo: [], SystemUpdateLevel: 'Release' });
+      if (jf)
+        Object.assign(info, {
+          CastReceiverApplications: [],
+          SystemArchitecture: 'X64',
+          WebPath: '/usr/share/jellyfin/web',
+          EncoderLocation: 'System',
+        });
+      else
+        Object.assign(info, {
+          HttpServerPortNumber: Number(new URL(st.baseUrl).port || 80),
+          SupportsHttps: false,
+          HttpsPortNumber: 8920,
+          CanSelfUpdate: false,
+          OperatingSystem: 'Linux',
+          HasImageEnhancers: false,
+          SupportsLocalPortConfiguration: true,
+          SupportsWakeServer: false,
+          SupportsAutoRunAtStartup: false,
+          HardwareAccelerationRequiresPremiere: true,
+          WakeOnLanInfo: [],
+          SystemUpdateLevel: 'Release',
+        });
       sendJson(c.res, 200, info);
     }),
-    route(['GET', 'POST'], '/System/Ping', 'anon', (c) => (jf ? sendJson(c.res, 200, 'Jellyfin Server') : sendText(c.res, 200, 'Emby Server'))),
+    route(['GET', 'POST'], '/System/Ping', 'anon', (c) =>
+      jf ? sendJson(c.res, 200, 'Jellyfin Server') : sendText(c.res, 200, 'Emby Server'),
+    ),
     route('GET', '/System/Configuration', 'user', (c) => {
       const conf: Record<string, unknown> = {
-        LogFileRetentionDays: 3, IsStartupWizardCompleted: true, EnableMetrics: false, EnableNormalizedItemByNameIds: true, IsPortAuthorized: true,
-        QuickConnectAvailable: true, EnableCaseSensitiveItemIds: true, DisableLiveTvChannelUserDataName: true, MetadataPath: '/config/metadata',
-        PreferredMetadataLanguage: 'en', MetadataCountryCode: 'US', SortReplaceCharacters: ['.', '+', '%'], SortRemoveCharacters: [',', '&', '-', '{', '}', "'"],
-        SortRemoveWords: ['the', 'a', 'an'], MinResumePct: 5, MaxResumePct: 90, MinResumeDurationSeconds: 300, MinAudiobookResume: 5, MaxAudiobookResume: 5,
-        InactiveSessionThreshold: 0, LibraryMonitorDelay: 60, LibraryUpdateDuration: 30, ImageSavingConvention: 'Legacy', ServerName: st.opts.serverName,
-        UICulture: 'en-US', SaveMetadataHidden: false, RemoteClientBitrateLimit: 0, EnableFolderView: false, EnableGroupingMoviesIntoCollections: false,
-        EnableGroupingShowsIntoCollections: false, DisplaySpecialsWithinSeasons: true, CodecsUsed: [], PluginRepositories: [], EnableExternalContentInSuggestions: true,
-        ImageExtractionTimeoutMs: 0, PathSubstitutions: [], EnableSlowResponseWarning: true, SlowResponseThresholdMs: 500, CorsHosts: ['*'],
-        ActivityLogRetentionDays: 30, LibraryScanFanoutConcurrency: 0, LibraryMetadataRefreshConcurrency: 0, AllowClientLogUpload: true,
-        DummyChapterDuration: 0, ChapterImageResolution: 'MatchSource', ParallelImageEncodingLimit: 0, CastReceiverApplications: [],
-        EnableLegacyAuthorization: st.opts.legacyAuth, ContentTypes: [], MetadataOptions: [],
+        LogFileRetentionDays: 3,
+        IsStartupWizardCompleted: true,
+        EnableMetrics: false,
+        EnableNormalizedItemByNameIds: true,
+        IsPortAuthorized: true,
+        QuickConnectAvailable: true,
+        EnableCaseSensitiveItemIds: true,
+        DisableLiveTvChannelUserDataName: true,
+        MetadataPath: '/config/metadata',
+        PreferredMetadataLanguage: 'en',
+        MetadataCountryCode: 'US',
+        SortReplaceCharacters: ['.', '+', '%'],
+        SortRemoveCharacters: [',', '&', '-', '{', '}', "'"],
+        SortRemoveWords: ['the', 'a', 'an'],
+        MinResumePct: 5,
+        MaxResumePct: 90,
+        MinResumeDurationSeconds: 300,
+        MinAudiobookResume: 5,
+        MaxAudiobookResume: 5,
+        InactiveSessionThreshold: 0,
+        LibraryMonitorDelay: 60,
+        LibraryUpdateDuration: 30,
+        ImageSavingConvention: 'Legacy',
+        ServerName: st.opts.serverName,
+        UICulture: 'en-US',
+        SaveMetadataHidden: false,
+        RemoteClientBitrateLimit: 0,
+        EnableFolderView: false,
+        EnableGroupingMoviesIntoCollections: false,
+        EnableGroupingShowsIntoCollections: false,
+        DisplaySpecialsWithinSeasons: true,
+        CodecsUsed: [],
+        PluginRepositories: [],
+        EnableExternalContentInSuggestions: true,
+        ImageExtractionTimeoutMs: 0,
+        PathSubstitutions: [],
+        EnableSlowResponseWarning: true,
+        SlowResponseThresholdMs: 500,
+        CorsHosts: ['*'],
+        ActivityLogRetentionDays: 30,
+        LibraryScanFanoutConcurrency: 0,
+        LibraryMetadataRefreshConcurrency: 0,
+        AllowClientLogUpload: true,
+        DummyChapterDuration: 0,
+        ChapterImageResolution: 'MatchSource',
+        ParallelImageEncodingLimit: 0,
+        CastReceiverApplications: [],
+        EnableLegacyAuthorization: st.opts.legacyAuth,
+        ContentTypes: [],
+        MetadataOptions: [],
       };
-      if (!jf) for (const k of ['EnableLegacyAuthorization', 'CastReceiverApplications', 'ChapterImageResolution', 'DummyChapterDuration', 'ParallelImageEncodingLimit', 'AllowClientLogUpload', 'LibraryScanFanoutConcurrency', 'LibraryMetadataRefreshConcurrency', 'QuickConnectAvailable', 'EnableMetrics', 'ImageSavingConvention', 'EnableCaseSensitiveItemIds', 'DisableLiveTvChannelUserDataName', 'EnableNormalizedItemByNameIds', 'IsPortAuthorized', 'MinAudiobookResume', 'MaxAudiobookResume', 'InactiveSessionThreshold', 'LibraryUpdateDuration', 'SortReplaceCharacters', 'SortRemoveCharacters', 'SortRemoveWords', 'CorsHosts', 'ActivityLogRetentionDays', 'EnableSlowResponseWarning', 'SlowResponseThresholdMs', 'EnableExternalContentInSuggestions', 'ImageExtractionTimeoutMs', 'CodecsUsed', 'PluginRepositories', 'PathSubstitutions', 'EnableGroupingMoviesIntoCollections', 'EnableGroupingShowsIntoCollections', 'DisplaySpecialsWithinSeasons', 'EnableFolderView', 'ContentTypes', 'MetadataOptions', 'SaveMetadataHidden', 'LibraryMonitorDelay', 'IsStartupWizardCompleted', 'MetadataPath', 'UICulture', 'RemoteClientBitrateLimit', 'LogFileRetentionDays']) delete conf[k];
+      if (!jf)
+        for (const k of [
+          'EnableLegacyAuthorization',
+          'CastReceiverApplications',
+          'ChapterImageResolution',
+          'DummyChapterDuration',
+          'ParallelImageEncodingLimit',
+          'AllowClientLogUpload',
+          'LibraryScanFanoutConcurrency',
+          'LibraryMetadataRefreshConcurrency',
+          'QuickConnectAvailable',
+          'EnableMetrics',
+          'ImageSavingConvention',
+          'EnableCaseSensitiveItemIds',
+          'DisableLiveTvChannelUserDataName',
+          'EnableNormalizedItemByNameIds',
+          'IsPortAuthorized',
+          'MinAudiobookResume',
+          'MaxAudiobookResume',
+          'InactiveSessionThreshold',
+          'LibraryUpdateDuration',
+          'SortReplaceCharacters',
+          'SortRemoveCharacters',
+          'SortRemoveWords',
+          'CorsHosts',
+          'ActivityLogRetentionDays',
+          'EnableSlowResponseWarning',
+          'SlowResponseThresholdMs',
+          'EnableExternalContentInSuggestions',
+          'ImageExtractionTimeoutMs',
+          'CodecsUsed',
+          'PluginRepositories',
+          'PathSubstitutions',
+          'EnableGroupingMoviesIntoCollections',
+          'EnableGroupingShowsIntoCollections',
+          'DisplaySpecialsWithinSeasons',
+          'EnableFolderView',
+          'ContentTypes',
+          'MetadataOptions',
+          'SaveMetadataHidden',
+          'LibraryMonitorDelay',
+          'IsStartupWizardCompleted',
+          'MetadataPath',
+          'UICulture',
+          'RemoteClientBitrateLimit',
+          'LogFileRetentionDays',
+        ])
+          delete conf[k];
       sendJson(c.res, 200, conf);
     }),
     route('POST', '/Users/AuthenticateByName', 'anon', async (c) => {
@@ -343,7 +578,9 @@ export function buildRoutes(st: SimulatorState): Route[] {
       const s = st.sessions.sessions.get(sessionId);
       sendJson(c.res, 200, {
         User: userDto(user, userCtx()),
-        SessionInfo: s ? sessionDto(s, { flavor, serverId: st.serverId, store: st.store, callerIsAdmin: user.isAdministrator, now: st.clock.now() }) : undefined,
+        SessionInfo: s
+          ? sessionDto(s, { flavor, serverId: st.serverId, store: st.store, callerIsAdmin: user.isAdministrator, now: st.clock.now() })
+          : undefined,
         AccessToken: token,
         ServerId: st.serverId,
       });
@@ -356,32 +593,52 @@ export function buildRoutes(st: SimulatorState): Route[] {
       st.tokenSessions.delete(token);
       sendEmpty(c.res, 204);
     }),
-    route('GET', '/Users', 'user', (c) => {
-      const p = c.params;
-      const hidden = p.bool('isHidden');
-      const disabled = p.bool('isDisabled');
-      let users = [...st.store.users.values()];
-      if (c.caller?.kind === 'user' && !c.caller.isAdmin) users = users.filter((u) => u.id === c.caller?.user?.id);
-      if (hidden !== undefined) users = users.filter((u) => u.isHidden === hidden);
-      if (disabled !== undefined) users = users.filter((u) => u.isDisabled === disabled);
-      users.sort((a, b) => a.name.localeCompare(b.name));
-      sendJson(c.res, 200, users.map((u) => userDto(u, userCtx())));
-    }, { flavors: ['jellyfin'] }),
-    route('GET', '/Users/Query', 'user', (c) => {
-      const p = c.params;
-      let users = [...st.store.users.values()].sort((a, b) => a.name.localeCompare(b.name));
-      const hidden = p.bool('isHidden');
-      const disabled = p.bool('isDisabled');
-      if (hidden !== undefined) users = users.filter((u) => u.isHidden === hidden);
-      if (disabled !== undefined) users = users.filter((u) => u.isDisabled === disabled);
-      const start = p.int('startIndex') ?? 0;
-      const limit = p.int('limit');
-      const slice = users.slice(start, limit === undefined ? undefined : start + limit);
-      sendJson(c.res, 200, { Items: slice.map((u) => userDto(u, userCtx())), TotalRecordCount: users.length });
-    }, { flavors: ['emby'] }),
+    route(
+      'GET',
+      '/Users',
+      'user',
+      (c) => {
+        const p = c.params;
+        const hidden = p.bool('isHidden');
+        const disabled = p.bool('isDisabled');
+        let users = [...st.store.users.values()];
+        if (c.caller?.kind === 'user' && !c.caller.isAdmin) users = users.filter((u) => u.id === c.caller?.user?.id);
+        if (hidden !== undefined) users = users.filter((u) => u.isHidden === hidden);
+        if (disabled !== undefined) users = users.filter((u) => u.isDisabled === disabled);
+        users.sort((a, b) => a.name.localeCompare(b.name));
+        sendJson(
+          c.res,
+          200,
+          users.map((u) => userDto(u, userCtx())),
+        );
+      },
+      { flavors: ['jellyfin'] },
+    ),
+    route(
+      'GET',
+      '/Users/Query',
+      'user',
+      (c) => {
+        const p = c.params;
+        let users = [...st.store.users.values()].sort((a, b) => a.name.localeCompare(b.name));
+        const hidden = p.bool('isHidden');
+        const disabled = p.bool('isDisabled');
+        if (hidden !== undefined) users = users.filter((u) => u.isHidden === hidden);
+        if (disabled !== undefined) users = users.filter((u) => u.isDisabled === disabled);
+        const start = p.int('startIndex') ?? 0;
+        const limit = p.int('limit');
+        const slice = users.slice(start, limit === undefined ? undefined : start + limit);
+        sendJson(c.res, 200, { Items: slice.map((u) => userDto(u, userCtx())), TotalRecordCount: users.length });
+      },
+      { flavors: ['emby'] },
+    ),
     route('GET', '/Users/Public', 'anon', (c) => {
       const users = [...st.store.users.values()].filter((u) => !u.isHidden && !u.isDisabled).sort((a, b) => a.name.localeCompare(b.name));
-      sendJson(c.res, 200, users.map((u) => userDto(u, userCtx())));
+      sendJson(
+        c.res,
+        200,
+        users.map((u) => userDto(u, userCtx())),
+      );
     }),
     route('GET', '/Users/Me', 'user', (c) => {
       if (!jf) {
@@ -397,16 +654,30 @@ export function buildRoutes(st: SimulatorState): Route[] {
       sendJson(c.res, 200, userDto(u, userCtx()));
     }),
     route('GET', '/Library/VirtualFolders', 'admin', (c) => sendJson(c.res, 200, virtualFolders()), { flavors: ['jellyfin'] }),
-    route('GET', '/Library/VirtualFolders/Query', 'admin', (c) => {
-      const all = virtualFolders();
-      const start = c.params.int('startIndex') ?? 0;
-      const limit = c.params.int('limit');
-      sendJson(c.res, 200, { Items: all.slice(start, limit === undefined ? undefined : start + limit), TotalRecordCount: all.length });
-    }, { flavors: ['emby'] }),
+    route(
+      'GET',
+      '/Library/VirtualFolders/Query',
+      'admin',
+      (c) => {
+        const all = virtualFolders();
+        const start = c.params.int('startIndex') ?? 0;
+        const limit = c.params.int('limit');
+        sendJson(c.res, 200, { Items: all.slice(start, limit === undefined ? undefined : start + limit), TotalRecordCount: all.length });
+      },
+      { flavors: ['emby'] },
+    ),
     route('GET', '/Library/MediaFolders', 'admin', (c) => {
       const folders = st.store.libraries.map((l) => st.store.get(l.id) as SimItem);
       const dctx = dtoCtx(c.params, undefined);
-      sendJson(c.res, 200, queryResult(folders.map((f) => itemDto(f, dctx)), folders.length, 0));
+      sendJson(
+        c.res,
+        200,
+        queryResult(
+          folders.map((f) => itemDto(f, dctx)),
+          folders.length,
+          0,
+        ),
+      );
     }),
     route('GET', '/UserViews', 'user', (c) => userViews(c, c.params.get('userId')), { flavors: ['jellyfin'] }),
     route('GET', '/Users/{userId}/Views', 'user', (c) => userViews(c, c.groups[0])),
@@ -417,7 +688,19 @@ export function buildRoutes(st: SimulatorState): Route[] {
     route('GET', '/Items/Counts', 'user', (c) => {
       const user = resolveUser(c, c.params.get('userId'));
       const count = (k: string): number => st.engine.run({ ...parseItemQuery(c.params, user), recursive: true, includeKinds: [k] }).length;
-      const counts = { MovieCount: count('Movie'), SeriesCount: count('Series'), EpisodeCount: count('Episode'), ArtistCount: count('MusicArtist'), ProgramCount: 0, TrailerCount: 0, SongCount: count('Audio'), AlbumCount: count('MusicAlbum'), MusicVideoCount: 0, BoxSetCount: count('BoxSet'), BookCount: 0 };
+      const counts = {
+        MovieCount: count('Movie'),
+        SeriesCount: count('Series'),
+        EpisodeCount: count('Episode'),
+        ArtistCount: count('MusicArtist'),
+        ProgramCount: 0,
+        TrailerCount: 0,
+        SongCount: count('Audio'),
+        AlbumCount: count('MusicAlbum'),
+        MusicVideoCount: 0,
+        BoxSetCount: count('BoxSet'),
+        BookCount: 0,
+      };
       sendJson(c.res, 200, { ...counts, ItemCount: Object.values(counts).reduce((a, b) => a + b, 0) });
     }),
     route('GET', '/Items', 'user', (c) => getItems(c, c.params.get('userId')), { paged: true }),
@@ -459,14 +742,23 @@ export function buildRoutes(st: SimulatorState): Route[] {
     const it = item as SimItem;
     const ids = it[key] ?? [];
     const dctx = dtoCtx(c.params, resolveUser(c, c.params.get('userId')), false);
-    sendJson(c.res, 200, { Items: ids.map((id) => itemDto(st.store.get(id) as SimItem, dctx)), TotalRecordCount: ids.length, StartIndex: 0, OwnerId: it.id });
+    sendJson(c.res, 200, {
+      Items: ids.map((id) => itemDto(st.store.get(id) as SimItem, dctx)),
+      TotalRecordCount: ids.length,
+      StartIndex: 0,
+      OwnerId: it.id,
+    });
   }
 
   function extrasArray(c: RequestContext, rawId: string): void {
     const item = st.findItem(rawId);
     if (!item) notFound();
     const dctx = dtoCtx(c.params, c.caller?.user, true);
-    sendJson(c.res, 200, ((item as SimItem).localTrailerIds ?? []).map((id) => itemDto(st.store.get(id) as SimItem, dctx)));
+    sendJson(
+      c.res,
+      200,
+      ((item as SimItem).localTrailerIds ?? []).map((id) => itemDto(st.store.get(id) as SimItem, dctx)),
+    );
   }
 
   return routes.filter((r) => !r.flavors || r.flavors.includes(flavor));

@@ -65,7 +65,10 @@ export class SimHttpServer {
     return this.listening;
   }
 
-  private authenticate(req: IncomingMessage, params: Params): { caller?: Caller; header: ReturnType<typeof extractAuth>; invalid: boolean } {
+  private authenticate(
+    req: IncomingMessage,
+    params: Params,
+  ): { caller?: Caller; header: ReturnType<typeof extractAuth>; invalid: boolean } {
     const header = extractAuth(req, params, this.st.opts.legacyAuth);
     const token = header.token;
     if (!token) return { header, invalid: false };
@@ -89,7 +92,14 @@ export class SimHttpServer {
       const auth = this.authenticate(req, params);
       let bodyPromise: Promise<Record<string, unknown>> | undefined;
       const ctx: RequestContext = {
-        req, res, method, path, params, groups: [], caller: auth.caller, header: auth.header,
+        req,
+        res,
+        method,
+        path,
+        params,
+        groups: [],
+        caller: auth.caller,
+        header: auth.header,
         body: () => (bodyPromise ??= readBody(req)),
       };
       if (isControl) {

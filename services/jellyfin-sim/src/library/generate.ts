@@ -4,7 +4,16 @@ import { Store } from './store.js';
 import type { CollectionType, ImageKind, ItemKind, Library, Scale, SimItem, SimUser } from './types.js';
 import { audioMedia, videoMedia } from './media.js';
 import {
-  ADJECTIVES, ARTIST_SUFFIX, ARTIST_WORDS, FIRST_NAMES, MOVIE_GENRES, MUSIC_GENRES, NOUNS, RATINGS, STUDIOS, TV_GENRES,
+  ADJECTIVES,
+  ARTIST_SUFFIX,
+  ARTIST_WORDS,
+  FIRST_NAMES,
+  MOVIE_GENRES,
+  MUSIC_GENRES,
+  NOUNS,
+  RATINGS,
+  STUDIOS,
+  TV_GENRES,
 } from './words.js';
 
 export type Flavor = 'jellyfin' | 'emby';
@@ -32,9 +41,51 @@ interface PresetSpec {
 }
 
 export const PRESETS: Record<Scale, PresetSpec> = {
-  tiny: { users: 3, admins: 1, movies: 40, series: 4, seasons: [1, 3], episodes: [6, 10], artists: 3, albums: [2, 2], tracks: [7, 9], mixedMovies: 8, mixedSeries: 1, boxsets: 2, playlists: 2 },
-  small: { users: 20, admins: 2, movies: 600, series: 60, seasons: [1, 5], episodes: [6, 13], artists: 60, albums: [2, 4], tracks: [8, 14], mixedMovies: 100, mixedSeries: 6, boxsets: 12, playlists: 10 },
-  large: { users: 500, admins: 5, movies: 5000, series: 2850, seasons: [1, 13], episodes: [6, 14], artists: 1000, albums: [2, 5], tracks: [8, 15], mixedMovies: 200, mixedSeries: 10, boxsets: 150, playlists: 200 },
+  tiny: {
+    users: 3,
+    admins: 1,
+    movies: 40,
+    series: 4,
+    seasons: [1, 3],
+    episodes: [6, 10],
+    artists: 3,
+    albums: [2, 2],
+    tracks: [7, 9],
+    mixedMovies: 8,
+    mixedSeries: 1,
+    boxsets: 2,
+    playlists: 2,
+  },
+  small: {
+    users: 20,
+    admins: 2,
+    movies: 600,
+    series: 60,
+    seasons: [1, 5],
+    episodes: [6, 13],
+    artists: 60,
+    albums: [2, 4],
+    tracks: [8, 14],
+    mixedMovies: 100,
+    mixedSeries: 6,
+    boxsets: 12,
+    playlists: 10,
+  },
+  large: {
+    users: 500,
+    admins: 5,
+    movies: 5000,
+    series: 2850,
+    seasons: [1, 13],
+    episodes: [6, 14],
+    artists: 1000,
+    albums: [2, 5],
+    tracks: [8, 15],
+    mixedMovies: 200,
+    mixedSeries: 10,
+    boxsets: 150,
+    playlists: 200,
+  },
 };
 
 export interface GenerateOptions {
@@ -77,9 +128,20 @@ export function generateLibrary(opts: GenerateOptions): Generated {
     const l: Library = { id: ids.item(), name, collectionType, virtual, locations: [folder] };
     store.libraries.push(l);
     store.add({
-      id: l.id, kind: collectionType === 'playlists' ? 'PlaylistsFolder' : 'CollectionFolder', name, sortName: name.toLowerCase(),
-      libraryId: l.id, collectionType, isFolder: true, mediaType: 'Unknown', dateCreated: REFERENCE_DATE - 6 * YEAR_MS,
-      dateLastSaved: REFERENCE_DATE - 6 * YEAR_MS, genres: [], images: collectionType === 'playlists' ? [] : ['Primary'], revision: 0, path: folder,
+      id: l.id,
+      kind: collectionType === 'playlists' ? 'PlaylistsFolder' : 'CollectionFolder',
+      name,
+      sortName: name.toLowerCase(),
+      libraryId: l.id,
+      collectionType,
+      isFolder: true,
+      mediaType: 'Unknown',
+      dateCreated: REFERENCE_DATE - 6 * YEAR_MS,
+      dateLastSaved: REFERENCE_DATE - 6 * YEAR_MS,
+      genres: [],
+      images: collectionType === 'playlists' ? [] : ['Primary'],
+      revision: 0,
+      path: folder,
     });
     return l;
   };
@@ -116,11 +178,18 @@ function generateUsers(store: Store, ids: IdFactory, rng: Rng, spec: PresetSpec,
     const restricted = !isAdmin && rng.chance(0.2);
     const created = REFERENCE_DATE - rng.next() * 5 * YEAR_MS;
     const u: SimUser = {
-      id: ids.guid(), name, password: 'password', isAdministrator: isAdmin,
-      isHidden: !isAdmin && rng.chance(0.05), isDisabled: !isAdmin && i > 2 && rng.chance(0.04),
-      hasImage: rng.chance(0.6), imageRevision: 0, enableAllFolders: !restricted,
+      id: ids.guid(),
+      name,
+      password: 'password',
+      isAdministrator: isAdmin,
+      isHidden: !isAdmin && rng.chance(0.05),
+      isDisabled: !isAdmin && i > 2 && rng.chance(0.04),
+      hasImage: rng.chance(0.6),
+      imageRevision: 0,
+      enableAllFolders: !restricted,
       enabledFolders: restricted ? libs.filter(() => rng.chance(0.6)).map((l) => l.id) : [],
-      dateCreated: created, lastLoginDate: REFERENCE_DATE - rng.next() * 60 * DAY_MS,
+      dateCreated: created,
+      lastLoginDate: REFERENCE_DATE - rng.next() * 60 * DAY_MS,
     };
     if (restricted && u.enabledFolders.length === 0) u.enabledFolders.push((libs[0] as Library).id);
     u.lastActivityDate = u.lastLoginDate;
@@ -200,12 +269,26 @@ class Gen {
     const id = this.ids.item();
     const ticks = seconds * 10_000_000;
     const isAudio = extraType === 'ThemeSong';
-    const file = extraType === 'ThemeSong' ? 'theme.mp3' : extraType === 'ThemeVideo' ? 'backdrops/theme.mp4' : `trailers/${owner.name}-trailer.mkv`;
+    const file =
+      extraType === 'ThemeSong' ? 'theme.mp3' : extraType === 'ThemeVideo' ? 'backdrops/theme.mp4' : `trailers/${owner.name}-trailer.mkv`;
     this.add({
-      id, kind, name: extraType === 'Trailer' ? `${owner.name} (Trailer)` : 'theme', sortName: 'theme', ownerId: owner.id, extraType,
-      libraryId: owner.libraryId, isFolder: false, mediaType: isAudio ? 'Audio' : 'Video', runTimeTicks: ticks,
-      dateCreated: owner.dateCreated, dateLastSaved: owner.dateCreated, genres: [], images: extraType === 'Trailer' ? ['Primary'] : [], revision: 0,
-      path: `${dir}/${file}`, media: isAudio ? audioMedia(this.rng, ticks) : videoMedia(this.rng, 'episode', ticks),
+      id,
+      kind,
+      name: extraType === 'Trailer' ? `${owner.name} (Trailer)` : 'theme',
+      sortName: 'theme',
+      ownerId: owner.id,
+      extraType,
+      libraryId: owner.libraryId,
+      isFolder: false,
+      mediaType: isAudio ? 'Audio' : 'Video',
+      runTimeTicks: ticks,
+      dateCreated: owner.dateCreated,
+      dateLastSaved: owner.dateCreated,
+      genres: [],
+      images: extraType === 'Trailer' ? ['Primary'] : [],
+      revision: 0,
+      path: `${dir}/${file}`,
+      media: isAudio ? audioMedia(this.rng, ticks) : videoMedia(this.rng, 'episode', ticks),
     });
     return id;
   }
@@ -219,12 +302,30 @@ class Gen {
     const created = this.createdDate();
     const media = videoMedia(r, 'movie', runTimeTicks);
     const item = this.add({
-      id: this.ids.item(), kind: 'Movie', name, sortName: sortName(name), parentId: lib.id, libraryId: lib.id,
-      isFolder: false, mediaType: 'Video', runTimeTicks, productionYear: year, premiereDate: Date.UTC(year, r.int(0, 11), r.int(1, 28)),
-      dateCreated: created, dateLastSaved: created, genres: this.genres(MOVIE_GENRES), studios: [r.pick(STUDIOS)],
-      overview: `A ${r.pick(ADJECTIVES).toLowerCase()} story about a ${r.pick(NOUNS).toLowerCase()}.`, officialRating: r.pick(RATINGS),
-      communityRating: Math.round((4 + r.next() * 5) * 10) / 10, criticRating: r.int(10, 99), providerIds: this.providerIds('movie'),
-      path: `${dir}/${name} (${year}).${media.container}`, media, images: this.images(['Primary', 'Backdrop', 'Logo', 'Thumb', 'Disc']), revision: 0,
+      id: this.ids.item(),
+      kind: 'Movie',
+      name,
+      sortName: sortName(name),
+      parentId: lib.id,
+      libraryId: lib.id,
+      isFolder: false,
+      mediaType: 'Video',
+      runTimeTicks,
+      productionYear: year,
+      premiereDate: Date.UTC(year, r.int(0, 11), r.int(1, 28)),
+      dateCreated: created,
+      dateLastSaved: created,
+      genres: this.genres(MOVIE_GENRES),
+      studios: [r.pick(STUDIOS)],
+      overview: `A ${r.pick(ADJECTIVES).toLowerCase()} story about a ${r.pick(NOUNS).toLowerCase()}.`,
+      officialRating: r.pick(RATINGS),
+      communityRating: Math.round((4 + r.next() * 5) * 10) / 10,
+      criticRating: r.int(10, 99),
+      providerIds: this.providerIds('movie'),
+      path: `${dir}/${name} (${year}).${media.container}`,
+      media,
+      images: this.images(['Primary', 'Backdrop', 'Logo', 'Thumb', 'Disc']),
+      revision: 0,
     });
     if (r.chance(0.25)) item.localTrailerIds = [this.extra(item, 'Trailer', 'Trailer', r.int(90, 180), dir)];
     if (r.chance(0.08)) item.themeSongIds = [this.extra(item, 'Audio', 'ThemeSong', r.int(60, 180), dir)];
@@ -241,12 +342,29 @@ class Gen {
     const ended = r.chance(0.5);
     const seasonCount = r.int(spec.seasons[0], spec.seasons[1]);
     const series = this.add({
-      id: this.ids.item(), kind: 'Series', name, sortName: sortName(name), parentId: lib.id, libraryId: lib.id, isFolder: true,
-      mediaType: 'Unknown', productionYear: startYear, premiereDate: Date.UTC(startYear, r.int(0, 11), r.int(1, 28)),
+      id: this.ids.item(),
+      kind: 'Series',
+      name,
+      sortName: sortName(name),
+      parentId: lib.id,
+      libraryId: lib.id,
+      isFolder: true,
+      mediaType: 'Unknown',
+      productionYear: startYear,
+      premiereDate: Date.UTC(startYear, r.int(0, 11), r.int(1, 28)),
       endDate: ended ? Date.UTC(Math.min(2025, startYear + seasonCount), r.int(0, 11), r.int(1, 28)) : undefined,
-      status: ended ? 'Ended' : 'Continuing', dateCreated: created, dateLastSaved: created, genres: this.genres(TV_GENRES), studios: [r.pick(STUDIOS)],
-      overview: `Every season of ${name}.`, officialRating: r.pick(RATINGS), communityRating: Math.round((5 + r.next() * 4.5) * 10) / 10,
-      providerIds: this.providerIds('tv'), path: dir, images: this.images(['Primary', 'Backdrop', 'Banner', 'Logo', 'Thumb']), revision: 0,
+      status: ended ? 'Ended' : 'Continuing',
+      dateCreated: created,
+      dateLastSaved: created,
+      genres: this.genres(TV_GENRES),
+      studios: [r.pick(STUDIOS)],
+      overview: `Every season of ${name}.`,
+      officialRating: r.pick(RATINGS),
+      communityRating: Math.round((5 + r.next() * 4.5) * 10) / 10,
+      providerIds: this.providerIds('tv'),
+      path: dir,
+      images: this.images(['Primary', 'Backdrop', 'Banner', 'Logo', 'Thumb']),
+      revision: 0,
     });
     if (r.chance(0.3)) series.themeSongIds = [this.extra(series, 'Audio', 'ThemeSong', r.int(30, 120), dir)];
     if (r.chance(0.05)) series.themeVideoIds = [this.extra(series, 'Video', 'ThemeVideo', r.int(30, 90), dir)];
@@ -256,10 +374,24 @@ class Gen {
     for (let s = hasSpecials ? 0 : 1; s <= seasonCount; s++) {
       const seasonName = s === 0 ? 'Specials' : `Season ${s}`;
       const season = this.add({
-        id: this.ids.item(), kind: 'Season', name: seasonName, sortName: seasonName.toLowerCase(), parentId: series.id, libraryId: lib.id, isFolder: true,
-        mediaType: 'Unknown', seriesId: series.id, seriesName: name, indexNumber: s, productionYear: startYear + Math.max(0, s - 1),
-        dateCreated: when, dateLastSaved: when, genres: [], path: `${dir}/${s === 0 ? 'Specials' : `Season ${String(s).padStart(2, '0')}`}`,
-        images: this.images(['Primary'], 0.2), revision: 0,
+        id: this.ids.item(),
+        kind: 'Season',
+        name: seasonName,
+        sortName: seasonName.toLowerCase(),
+        parentId: series.id,
+        libraryId: lib.id,
+        isFolder: true,
+        mediaType: 'Unknown',
+        seriesId: series.id,
+        seriesName: name,
+        indexNumber: s,
+        productionYear: startYear + Math.max(0, s - 1),
+        dateCreated: when,
+        dateLastSaved: when,
+        genres: [],
+        path: `${dir}/${s === 0 ? 'Specials' : `Season ${String(s).padStart(2, '0')}`}`,
+        images: this.images(['Primary'], 0.2),
+        revision: 0,
       });
       const count = s === 0 ? r.int(1, 3) : r.int(spec.episodes[0], spec.episodes[1]);
       for (let e = 1; e <= count; e++) {
@@ -270,13 +402,34 @@ class Gen {
         when += r.int(0, 3) * DAY_MS + r.int(0, 3600_000);
         const premiere = Date.UTC(startYear + Math.max(0, s - 1), 0, 1) + e * 7 * DAY_MS;
         this.add({
-          id: this.ids.item(), kind: 'Episode', name: epName, sortName: `${String(s).padStart(3, '0')} - ${String(e).padStart(4, '0')} - ${epName.toLowerCase()}`,
-          parentId: season.id, libraryId: lib.id, isFolder: false, mediaType: 'Video', seriesId: series.id, seriesName: name, seasonId: season.id,
-          seasonName, indexNumber: e, parentIndexNumber: s, runTimeTicks, productionYear: new Date(premiere).getUTCFullYear(), premiereDate: premiere,
-          dateCreated: Math.min(when, REFERENCE_DATE - 1000), dateLastSaved: Math.min(when, REFERENCE_DATE - 1000), genres: series.genres,
-          overview: r.chance(0.8) ? `${name} ${code}.` : undefined, officialRating: series.officialRating,
-          communityRating: Math.round((6 + r.next() * 3.5) * 10) / 10, providerIds: { Tvdb: String(r.int(100_000, 9_999_999)) },
-          path: `${season.path}/${name} - ${code} - ${epName}.${media.container}`, media, images: this.images(['Primary'], 0.05), revision: 0,
+          id: this.ids.item(),
+          kind: 'Episode',
+          name: epName,
+          sortName: `${String(s).padStart(3, '0')} - ${String(e).padStart(4, '0')} - ${epName.toLowerCase()}`,
+          parentId: season.id,
+          libraryId: lib.id,
+          isFolder: false,
+          mediaType: 'Video',
+          seriesId: series.id,
+          seriesName: name,
+          seasonId: season.id,
+          seasonName,
+          indexNumber: e,
+          parentIndexNumber: s,
+          runTimeTicks,
+          productionYear: new Date(premiere).getUTCFullYear(),
+          premiereDate: premiere,
+          dateCreated: Math.min(when, REFERENCE_DATE - 1000),
+          dateLastSaved: Math.min(when, REFERENCE_DATE - 1000),
+          genres: series.genres,
+          overview: r.chance(0.8) ? `${name} ${code}.` : undefined,
+          officialRating: series.officialRating,
+          communityRating: Math.round((6 + r.next() * 3.5) * 10) / 10,
+          providerIds: { Tvdb: String(r.int(100_000, 9_999_999)) },
+          path: `${season.path}/${name} - ${code} - ${epName}.${media.container}`,
+          media,
+          images: this.images(['Primary'], 0.05),
+          revision: 0,
         });
       }
     }
@@ -290,9 +443,22 @@ class Gen {
     const dir = `${lib.locations[0]}/${name}`;
     const genres = this.genres(MUSIC_GENRES);
     const artist = this.add({
-      id: this.ids.item(), kind: 'MusicArtist', name, sortName: sortName(name), parentId: lib.id, libraryId: lib.id, isFolder: true,
-      mediaType: 'Unknown', dateCreated: created, dateLastSaved: created, genres, overview: `${name} make records.`,
-      providerIds: this.providerIds('music'), path: dir, images: this.images(['Primary', 'Backdrop', 'Logo'], 0.15), revision: 0,
+      id: this.ids.item(),
+      kind: 'MusicArtist',
+      name,
+      sortName: sortName(name),
+      parentId: lib.id,
+      libraryId: lib.id,
+      isFolder: true,
+      mediaType: 'Unknown',
+      dateCreated: created,
+      dateLastSaved: created,
+      genres,
+      overview: `${name} make records.`,
+      providerIds: this.providerIds('music'),
+      path: dir,
+      images: this.images(['Primary', 'Backdrop', 'Logo'], 0.15),
+      revision: 0,
     });
     const albums = r.int(spec.albums[0], spec.albums[1]);
     let when = created;
@@ -302,22 +468,60 @@ class Gen {
       when += r.int(1, 400) * DAY_MS;
       const albumDate = Math.min(when, REFERENCE_DATE - 1000);
       const album = this.add({
-        id: this.ids.item(), kind: 'MusicAlbum', name: albumName, sortName: sortName(albumName), parentId: artist.id, libraryId: lib.id,
-        isFolder: true, mediaType: 'Unknown', albumArtist: name, artists: [name], artistIds: [artist.id], productionYear: year,
-        premiereDate: Date.UTC(year, r.int(0, 11), r.int(1, 28)), dateCreated: albumDate, dateLastSaved: albumDate, genres,
-        path: `${dir}/${albumName} (${year})`, images: this.images(['Primary'], 0.05), revision: 0,
+        id: this.ids.item(),
+        kind: 'MusicAlbum',
+        name: albumName,
+        sortName: sortName(albumName),
+        parentId: artist.id,
+        libraryId: lib.id,
+        isFolder: true,
+        mediaType: 'Unknown',
+        albumArtist: name,
+        artists: [name],
+        artistIds: [artist.id],
+        productionYear: year,
+        premiereDate: Date.UTC(year, r.int(0, 11), r.int(1, 28)),
+        dateCreated: albumDate,
+        dateLastSaved: albumDate,
+        genres,
+        path: `${dir}/${albumName} (${year})`,
+        images: this.images(['Primary'], 0.05),
+        revision: 0,
         providerIds: { MusicBrainzAlbum: r.hex32().replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') },
       });
       const tracks = r.int(spec.tracks[0], spec.tracks[1]);
       for (let t = 1; t <= tracks; t++) {
-        const title = r.chance(0.5) ? `${r.pick(NOUNS)} ${r.pick(['Song', 'Dance', 'Blues', 'Theme', 'Lights'])}` : `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
+        const title = r.chance(0.5)
+          ? `${r.pick(NOUNS)} ${r.pick(['Song', 'Dance', 'Blues', 'Theme', 'Lights'])}`
+          : `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}`;
         const runTimeTicks = r.int(95, 420) * 10_000_000;
         const media = audioMedia(r, runTimeTicks);
         this.add({
-          id: this.ids.item(), kind: 'Audio', name: title, sortName: sortName(title), parentId: album.id, libraryId: lib.id, isFolder: false,
-          mediaType: 'Audio', albumId: album.id, album: albumName, albumArtist: name, artists: [name], artistIds: [artist.id], indexNumber: t,
-          parentIndexNumber: 1, runTimeTicks, productionYear: year, premiereDate: album.premiereDate, dateCreated: albumDate, dateLastSaved: albumDate,
-          genres, path: `${album.path}/${String(t).padStart(2, '0')} - ${title}.${media.container}`, media, images: [], revision: 0,
+          id: this.ids.item(),
+          kind: 'Audio',
+          name: title,
+          sortName: sortName(title),
+          parentId: album.id,
+          libraryId: lib.id,
+          isFolder: false,
+          mediaType: 'Audio',
+          albumId: album.id,
+          album: albumName,
+          albumArtist: name,
+          artists: [name],
+          artistIds: [artist.id],
+          indexNumber: t,
+          parentIndexNumber: 1,
+          runTimeTicks,
+          productionYear: year,
+          premiereDate: album.premiereDate,
+          dateCreated: albumDate,
+          dateLastSaved: albumDate,
+          genres,
+          path: `${album.path}/${String(t).padStart(2, '0')} - ${title}.${media.container}`,
+          media,
+          images: [],
+          revision: 0,
         });
       }
     }
@@ -331,9 +535,21 @@ class Gen {
     while (members.size < n) members.add(r.pick(movieIds));
     const created = this.createdDate();
     this.add({
-      id: this.ids.item(), kind: 'BoxSet', name, sortName: sortName(name), parentId: lib.id, libraryId: lib.id, isFolder: true, mediaType: 'Unknown',
-      dateCreated: created, dateLastSaved: created, genres: [], images: this.images(['Primary', 'Backdrop']), revision: 0,
-      path: `${lib.locations[0]}/${name} [boxset]`, memberIds: [...members],
+      id: this.ids.item(),
+      kind: 'BoxSet',
+      name,
+      sortName: sortName(name),
+      parentId: lib.id,
+      libraryId: lib.id,
+      isFolder: true,
+      mediaType: 'Unknown',
+      dateCreated: created,
+      dateLastSaved: created,
+      genres: [],
+      images: this.images(['Primary', 'Backdrop']),
+      revision: 0,
+      path: `${lib.locations[0]}/${name} [boxset]`,
+      memberIds: [...members],
     });
   }
 
@@ -346,9 +562,21 @@ class Gen {
     const name = `${owner.name}'s ${r.pick(ADJECTIVES)} mix`;
     const created = this.createdDate();
     this.add({
-      id: this.ids.item(), kind: 'Playlist', name, sortName: sortName(name), parentId: lib.id, libraryId: lib.id, isFolder: true,
-      mediaType: pool.length && this.store.get(pool[0] as string)?.mediaType === 'Audio' ? 'Audio' : 'Video', dateCreated: created, dateLastSaved: created,
-      genres: [], images: [], revision: 0, path: `${lib.locations[0]}/${name}/playlist.xml`, memberIds: members,
+      id: this.ids.item(),
+      kind: 'Playlist',
+      name,
+      sortName: sortName(name),
+      parentId: lib.id,
+      libraryId: lib.id,
+      isFolder: true,
+      mediaType: pool.length && this.store.get(pool[0] as string)?.mediaType === 'Audio' ? 'Audio' : 'Video',
+      dateCreated: created,
+      dateLastSaved: created,
+      genres: [],
+      images: [],
+      revision: 0,
+      path: `${lib.locations[0]}/${name}/playlist.xml`,
+      memberIds: members,
       runTimeTicks: members.reduce((s, id) => s + (this.store.get(id)?.runTimeTicks ?? 0), 0),
     });
   }

@@ -24,7 +24,9 @@ export function sessionDto(s: SimSession, ctx: SessionDtoContext): Record<string
   const play = s.play;
   const item = play ? ctx.store.get(play.itemId) : undefined;
   const commands = s.client.supportsRemoteControl ? SUPPORTED_COMMANDS : [];
-  let playState: Record<string, unknown> = jf ? { ...IDLE_PLAY_STATE } : { CanSeek: false, IsPaused: false, IsMuted: false, RepeatMode: 'RepeatNone', Shuffle: false, PlaybackRate: 1 };
+  let playState: Record<string, unknown> = jf
+    ? { ...IDLE_PLAY_STATE }
+    : { CanSeek: false, IsPaused: false, IsMuted: false, RepeatMode: 'RepeatNone', Shuffle: false, PlaybackRate: 1 };
   let nowPlaying: Record<string, unknown> | undefined;
   let transcoding: Record<string, unknown> | undefined;
   if (play && item) {
@@ -40,8 +42,14 @@ export function sessionDto(s: SimSession, ctx: SessionDtoContext): Record<string
       PlayMethod: play.method,
     };
     nowPlaying = itemDto(item, {
-      flavor: ctx.flavor, serverId: ctx.serverId, store: ctx.store, fields: new Set(), allFields: true, enableUserData: false,
-      enableImages: true, exclude: SESSION_EXCLUDE,
+      flavor: ctx.flavor,
+      serverId: ctx.serverId,
+      store: ctx.store,
+      fields: new Set(),
+      allFields: true,
+      enableUserData: false,
+      enableImages: true,
+      exclude: SESSION_EXCLUDE,
     });
     const t = play.transcode;
     if (t) {
@@ -96,7 +104,12 @@ export function sessionDto(s: SimSession, ctx: SessionDtoContext): Record<string
   };
   if (jf) {
     Object.assign(dto, {
-      Capabilities: { PlayableMediaTypes: s.client.playableMediaTypes, SupportedCommands: commands, SupportsMediaControl: s.client.supportsMediaControl, SupportsPersistentIdentifier: false },
+      Capabilities: {
+        PlayableMediaTypes: s.client.playableMediaTypes,
+        SupportedCommands: commands,
+        SupportsMediaControl: s.client.supportsMediaControl,
+        SupportsPersistentIdentifier: false,
+      },
       LastPlaybackCheckIn: s.lastPlaybackCheckInMs !== undefined ? formatDate(s.lastPlaybackCheckInMs) : MIN_DATE,
       LastPausedDate: s.lastPausedMs !== undefined ? formatDate(s.lastPausedMs) : undefined,
       IsActive: true,

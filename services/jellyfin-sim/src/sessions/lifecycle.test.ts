@@ -45,7 +45,13 @@ describe('session lifecycle', () => {
     expect(dto.NowPlayingItem.MediaStreams.length).toBeGreaterThan(0);
     expect(dto.NowPlayingItem.MediaSources).toBeUndefined();
     expect(dto.NowPlayingItem.UserData).toBeUndefined();
-    expect(dto.PlayState).toMatchObject({ PositionTicks: 60 * SECOND, IsPaused: false, PlayMethod: 'DirectPlay', MediaSourceId: itemId, CanSeek: true });
+    expect(dto.PlayState).toMatchObject({
+      PositionTicks: 60 * SECOND,
+      IsPaused: false,
+      PlayMethod: 'DirectPlay',
+      MediaSourceId: itemId,
+      CanSeek: true,
+    });
     expect(dto.TranscodingInfo).toBeUndefined();
     sim.control.advance(9_999);
     dto = await sessionOf(play.sessionId);
@@ -63,13 +69,26 @@ describe('session lifecycle', () => {
   });
 
   it('a transcode carries TranscodingInfo with a reasons array', async () => {
-    const play = sim.control.startPlay({ userId, itemId: longMovie(), client: 'jellyfin-web', method: 'Transcode', transcodeReasons: ['VideoCodecNotSupported', 'AudioCodecNotSupported'] });
+    const play = sim.control.startPlay({
+      userId,
+      itemId: longMovie(),
+      client: 'jellyfin-web',
+      method: 'Transcode',
+      transcodeReasons: ['VideoCodecNotSupported', 'AudioCodecNotSupported'],
+    });
     const dto = await sessionOf(play.sessionId);
     expect(dto.PlayState.PlayMethod).toBe('Transcode');
     expect(dto.TranscodingInfo.TranscodeReasons).toEqual(['VideoCodecNotSupported', 'AudioCodecNotSupported']);
     expect(dto.TranscodingInfo.IsVideoDirect).toBe(false);
     expect(dto.TranscodingInfo.HardwareAccelerationType).toBe('vaapi');
-    const remux = sim.control.startPlay({ userId, itemId: longMovie(), client: 'kodi', method: 'Transcode', transcodeVideo: false, transcodeAudio: false });
+    const remux = sim.control.startPlay({
+      userId,
+      itemId: longMovie(),
+      client: 'kodi',
+      method: 'Transcode',
+      transcodeVideo: false,
+      transcodeAudio: false,
+    });
     const r = await sessionOf(remux.sessionId);
     expect(r.TranscodingInfo).toMatchObject({ IsVideoDirect: true, IsAudioDirect: true, TranscodeReasons: ['ContainerNotSupported'] });
   });
@@ -92,7 +111,15 @@ describe('session lifecycle', () => {
     expect(dto.LastPausedDate).toBeUndefined();
     sim.control.advance(30_000);
     const truth = sim.control.stop(play.playId);
-    expect(truth).toMatchObject({ secondsUnpaused: 125, secondsPaused: 120, pauseCount: 1, endReason: 'stopped', active: false, endPositionTicks: 125 * SECOND, playMethod: 'DirectStream' });
+    expect(truth).toMatchObject({
+      secondsUnpaused: 125,
+      secondsPaused: 120,
+      pauseCount: 1,
+      endReason: 'stopped',
+      active: false,
+      endPositionTicks: 125 * SECOND,
+      playMethod: 'DirectStream',
+    });
     expect(truth.endedAtMs! - truth.startedAtMs).toBe(245_000);
   });
 
@@ -124,7 +151,10 @@ describe('session lifecycle', () => {
   });
 
   it('autoplay continues with the next episode on the same session', async () => {
-    const ep = sim.control.itemIds('Episode').map((id) => sim.control.item(id)!).find((e) => e.indexNumber === 1 && (e.parentIndexNumber ?? 0) > 0)!;
+    const ep = sim.control
+      .itemIds('Episode')
+      .map((id) => sim.control.item(id)!)
+      .find((e) => e.indexNumber === 1 && (e.parentIndexNumber ?? 0) > 0)!;
     const play = sim.control.startPlay({ userId, itemId: ep.id, client: 'android-tv', method: 'DirectPlay' });
     const runMs = ep.runTimeTicks! / 10_000;
     sim.control.advance(runMs + 5_000);
@@ -141,7 +171,10 @@ describe('session lifecycle', () => {
   });
 
   it('nextEpisode skips ahead: the current play ends, the next one starts', async () => {
-    const ep = sim.control.itemIds('Episode').map((id) => sim.control.item(id)!).find((e) => e.indexNumber === 1 && (e.parentIndexNumber ?? 0) > 0)!;
+    const ep = sim.control
+      .itemIds('Episode')
+      .map((id) => sim.control.item(id)!)
+      .find((e) => e.indexNumber === 1 && (e.parentIndexNumber ?? 0) > 0)!;
     const play = sim.control.startPlay({ userId, itemId: ep.id, client: 'kodi' });
     sim.control.advance(30_000);
     const next = sim.control.nextEpisode(play.playId);
@@ -195,13 +228,18 @@ describe('session lifecycle', () => {
   });
 
   it('theme songs and trailers can be played and are marked as extras', async () => {
-    const owner = sim.control.itemIds('Movie').map((id) => sim.control.item(id)!).find((m) => m.localTrailerIds?.length)!;
+    const owner = sim.control
+      .itemIds('Movie')
+      .map((id) => sim.control.item(id)!)
+      .find((m) => m.localTrailerIds?.length)!;
     const trailerId = owner.localTrailerIds![0]!;
     const play = sim.control.startPlay({ userId, itemId: trailerId, client: 'jellyfin-web' });
     expect(play.extraType).toBe('Trailer');
     const dto = await sessionOf(play.sessionId);
     expect(dto.NowPlayingItem.ExtraType).toBe('Trailer');
-    const themed = [...sim.control.itemIds('Series'), ...sim.control.itemIds('Movie')].map((id) => sim.control.item(id)!).find((i) => i.themeSongIds?.length)!;
+    const themed = [...sim.control.itemIds('Series'), ...sim.control.itemIds('Movie')]
+      .map((id) => sim.control.item(id)!)
+      .find((i) => i.themeSongIds?.length)!;
     const song = sim.control.startPlay({ userId, itemId: themed.themeSongIds![0]!, client: 'jellyfin-web' });
     expect(song.extraType).toBe('ThemeSong');
     // extras never show up in /Items listings
@@ -258,6 +296,8 @@ describe('session lifecycle', () => {
       CustomQueryString: 'SELECT rowid, UserId, ItemId, PlayDuration, PlaybackMethod, ClientName FROM PlaybackActivity',
     });
     expect(r.json.colums).toEqual(['rowid', 'UserId', 'ItemId', 'PlayDuration', 'PlaybackMethod', 'ClientName']);
-    expect(r.json.results).toEqual([['1', userId, play.itemId, '133', expect.stringMatching(/^Transcode \(v:h264 a:(aac|direct)\)$/), 'Jellyfin Web']]);
+    expect(r.json.results).toEqual([
+      ['1', userId, play.itemId, '133', expect.stringMatching(/^Transcode \(v:h264 a:(aac|direct)\)$/), 'Jellyfin Web'],
+    ]);
   });
 });

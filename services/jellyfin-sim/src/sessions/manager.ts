@@ -130,9 +130,14 @@ export class SessionManager {
     const isRemote = remote ?? this.rng.chance(0.35);
     if (!isRemote) return this.rng.chance(0.8) ? `192.168.1.${this.rng.int(2, 254)}` : `10.0.0.${this.rng.int(2, 254)}`;
     // Public addresses from the documentation ranges (RFC 5737) and a few realistic-looking ones.
-    const v4 = [`203.0.113.${this.rng.int(1, 254)}`, `198.51.100.${this.rng.int(1, 254)}`, `81.2.${this.rng.int(0, 255)}.${this.rng.int(1, 254)}`];
+    const v4 = [
+      `203.0.113.${this.rng.int(1, 254)}`,
+      `198.51.100.${this.rng.int(1, 254)}`,
+      `81.2.${this.rng.int(0, 255)}.${this.rng.int(1, 254)}`,
+    ];
     // Emby's schema declares RemoteEndPoint as format ipv4; Jellyfin also shows IPv6 clients.
-    const v6 = this.flavor === 'jellyfin' ? [`2a02:c7f:${this.rng.int(4096, 65535).toString(16)}::${this.rng.int(1, 255).toString(16)}`] : [];
+    const v6 =
+      this.flavor === 'jellyfin' ? [`2a02:c7f:${this.rng.int(4096, 65535).toString(16)}::${this.rng.int(1, 255).toString(16)}`] : [];
     return this.rng.pick([...v4, ...v6]);
   }
 
@@ -254,7 +259,8 @@ export class SessionManager {
         if (v.codec !== 'h264') reasons.push('VideoCodecNotSupported');
         if (!reasons.length) reasons.push('ContainerBitrateExceedsLimit');
       }
-      if (audioTranscode && a && a.codec !== 'aac' && a.codec !== 'mp3') reasons.push(a.channels > 6 ? 'AudioChannelsNotSupported' : 'AudioCodecNotSupported');
+      if (audioTranscode && a && a.codec !== 'aac' && a.codec !== 'mp3')
+        reasons.push(a.channels > 6 ? 'AudioChannelsNotSupported' : 'AudioCodecNotSupported');
       if (!videoTranscode && !audioTranscode) reasons.push('ContainerNotSupported');
       if (!reasons.length) reasons.push('ContainerBitrateExceedsLimit');
     }
@@ -317,7 +323,11 @@ export class SessionManager {
     // The plugin updates PlayDuration at most every 20 s while playing.
     if (now - play.lastReportingUpdateMs > 20_000 && play.record.playbackReportingRowId !== undefined) {
       this.settle(play, now);
-      this.reporting.updateDuration(play.record.playbackReportingRowId, Math.round(play.record.secondsUnpaused), Math.round(play.record.secondsPaused));
+      this.reporting.updateDuration(
+        play.record.playbackReportingRowId,
+        Math.round(play.record.secondsUnpaused),
+        Math.round(play.record.secondsPaused),
+      );
       play.lastReportingUpdateMs = now;
     }
   }
@@ -355,7 +365,12 @@ export class SessionManager {
     }
     if (next) {
       this.finish(session, 'autoplay-next', { report: true });
-      this.begin(session, next, { method: play.method, autoplay: true, transcodeVideo: play.transcode ? !play.transcode.isVideoDirect : undefined, transcodeAudio: play.transcode ? !play.transcode.isAudioDirect : undefined });
+      this.begin(session, next, {
+        method: play.method,
+        autoplay: true,
+        transcodeVideo: play.transcode ? !play.transcode.isVideoDirect : undefined,
+        transcodeAudio: play.transcode ? !play.transcode.isAudioDirect : undefined,
+      });
     } else {
       this.finish(session, 'stopped', { report: true });
     }
@@ -550,7 +565,10 @@ export class SessionManager {
       const elapsed = Math.max(0, now - play.anchorMs) / 1000;
       const copy = { ...r };
       if (play.paused) copy.secondsPaused = round3(r.secondsPaused + elapsed);
-      else copy.secondsUnpaused = round3(r.secondsUnpaused + Math.min(elapsed, Math.max(0, ((r.runTimeTicks ?? 0) - play.anchorPositionTicks) / TICKS_PER_SECOND)));
+      else
+        copy.secondsUnpaused = round3(
+          r.secondsUnpaused + Math.min(elapsed, Math.max(0, ((r.runTimeTicks ?? 0) - play.anchorPositionTicks) / TICKS_PER_SECOND)),
+        );
       return copy;
     });
   }
@@ -566,7 +584,13 @@ export class SessionManager {
     const pos = typeof body.PositionTicks === 'number' ? body.PositionTicks : undefined;
     if (kind === 'start') {
       if (!itemId) throw new Error('ItemId required');
-      const rec = this.start({ sessionId: session.id, itemId, method: (body.PlayMethod as PlayMethod | undefined) ?? 'DirectPlay', startPositionTicks: pos, autoplay: false });
+      const rec = this.start({
+        sessionId: session.id,
+        itemId,
+        method: (body.PlayMethod as PlayMethod | undefined) ?? 'DirectPlay',
+        startPositionTicks: pos,
+        autoplay: false,
+      });
       const play = this.active.get(rec.playId) as ActivePlay;
       // A client driving its own session reports itself; the simulator does not.
       this.clock.clearTimer(play.progressTimer);
@@ -594,7 +618,9 @@ function round3(n: number): number {
 }
 
 export function sessionId(client: string, deviceId: string): string {
-  return createHash('md5').update(Buffer.from(client + deviceId, 'utf16le')).digest('hex');
+  return createHash('md5')
+    .update(Buffer.from(client + deviceId, 'utf16le'))
+    .digest('hex');
 }
 
 export function reportingItemName(item: SimItem): string {
