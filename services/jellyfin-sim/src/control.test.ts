@@ -187,6 +187,25 @@ describe('images', () => {
     expect((await fetch(`${sim.url}/UserImage`)).status).toBe(400);
     const icon = await fetch(`${sim.url}/web/assets/img/devices/kodi.png`);
     expect(pngSize(Buffer.from(await icon.arrayBuffer()))).toEqual([128, 128]);
+    const svg = await fetch(`${sim.url}/web/assets/img/devices/chrome.svg`);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await svg.text()).toMatch(/^<svg /);
+    expect((await fetch(`${sim.url}/web/assets/img/devices/toaster.svg`)).status).toBe(404);
+  });
+});
+
+describe('camelCase profile', () => {
+  it('honours Accept: application/json; profile="CamelCase" but leaves dictionary keys alone', async () => {
+    const r = await api.get<{ items: Record<string, unknown>[]; totalRecordCount: number; startIndex: number }>(
+      '/Items?recursive=true&includeItemTypes=Movie&limit=2&fields=ProviderIds',
+      { Authorization: `MediaBrowser Token="${sim.apiKey}"`, Accept: 'application/json; profile="CamelCase"' },
+    );
+    expect(r.json.totalRecordCount).toBe(sim.control.counts().movies);
+    expect(r.json.startIndex).toBe(0);
+    const first = r.json.items[0]!;
+    expect(first.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(Object.keys(first.providerIds as object)).toContain('Tmdb');
+    expect(Object.keys(first.imageTags as object)).toContain('Primary');
   });
 });
 

@@ -24,8 +24,25 @@ export interface RequestContext {
   body(): Promise<Record<string, unknown>>;
 }
 
+/** Responses for requests that sent `Accept: application/json; profile="CamelCase"`. */
+export const camelCaseResponses = new WeakSet<ServerResponse>();
+
+/** Dictionary-valued properties: System.Text.Json's naming policy does not touch dictionary keys. */
+const DICTIONARIES = new Set(['ImageTags', 'ImageBlurHashes', 'ProviderIds', 'RequiredHttpHeaders']);
+
+export function camelize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelize);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = k.length ? k[0]!.toLowerCase() + k.slice(1) : k;
+    out[key] = DICTIONARIES.has(k) ? v : camelize(v);
+  }
+  return out;
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, head = false): void {
-  const body = Buffer.from(toJson(value), 'utf8');
+  const body = Buffer.from(toJson(camelCaseResponses.has(res) ? camelize(value) : value), 'utf8');
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
   res.end(head ? undefined : body);
 }

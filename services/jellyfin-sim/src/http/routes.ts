@@ -1,6 +1,6 @@
 /** The media-server REST surface (§3), for both flavors. */
 import { itemDto, userDto, type DtoContext } from '../dto.js';
-import { gradientPng, imageTag, naturalSize, resolveSize } from '../images.js';
+import { gradientPng, imageColors, imageTag, naturalSize, resolveSize } from '../images.js';
 import type { SimItem, SimUser } from '../library/types.js';
 import { parseItemQuery, parseKinds, type ItemQuery } from '../query.js';
 import { clientByKey } from '../sessions/clients.js';
@@ -23,6 +23,28 @@ export interface Route {
 }
 
 const GUIDISH = '([^/]+)';
+
+/** Common browser/OS device icon names a dashboard may ask for, besides the simulator's client keys. */
+const DEVICE_ICON_NAMES = new Set([
+  'android',
+  'apple',
+  'chrome',
+  'edge',
+  'edgechromium',
+  'firefox',
+  'html5',
+  'kodi',
+  'msedge',
+  'opera',
+  'other',
+  'playstation',
+  'roku',
+  'safari',
+  'samsungtv',
+  'webos',
+  'windows',
+  'xbox',
+]);
 
 function route(methods: string | string[], path: string, auth: AuthLevel, handle: Route['handle'], extra: Partial<Route> = {}): Route {
   const pattern = new RegExp(`^${path.replace(/\{[a-zA-Z]+\}/g, GUIDISH)}$`, 'i');
@@ -723,8 +745,16 @@ export function buildRoutes(st: SimulatorState): Route[] {
     route(['GET', 'HEAD'], '/Users/{userId}/Images/{type}', 'anon', (c) => userImage(c, c.groups[0])),
     route(['GET', 'HEAD'], '/Users/{userId}/Images/{type}/{index}', 'anon', (c) => userImage(c, c.groups[0])),
     route(['GET', 'HEAD'], '/web/assets/img/devices/{name}', 'anon', (c) => {
-      const key = (c.groups[0] as string).replace(/\.(png|svg)$/i, '');
-      if (!clientByKey(key)) notFound();
+      const file = (c.groups[0] as string).toLowerCase();
+      const key = file.replace(/\.(png|svg)$/, '');
+      if (!clientByKey(key) && !DEVICE_ICON_NAMES.has(key)) notFound();
+      if (file.endsWith('.svg')) {
+        const [[r, g, b]] = imageColors(`device|${key}`);
+        const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128"><rect width="128" height="128" rx="24" fill="rgb(${r},${g},${b})"/></svg>`;
+        c.res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Content-Length': Buffer.byteLength(svg), 'Cache-Control': 'public' });
+        c.res.end(c.method === 'HEAD' ? undefined : svg);
+        return;
+      }
       sendImage(c, `device|${key}`, naturalSize('Primary', 'icon'));
     }),
     route('GET', '/Plugins', 'admin', (c) => sendJson(c.res, 200, plugins())),

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { SimulatorState } from '../sim.js';
 import { extractAuth } from './auth.js';
-import { readBody, sendEmpty, sendText, type Caller, type RequestContext } from './context.js';
+import { camelCaseResponses, readBody, sendEmpty, sendText, type Caller, type RequestContext } from './context.js';
 import { HttpError, Params } from './params.js';
 import { buildRoutes, type Route } from './routes.js';
 
@@ -102,6 +102,8 @@ export class SimHttpServer {
         header: auth.header,
         body: () => (bodyPromise ??= readBody(req)),
       };
+      // Jellyfin's CamelCaseJsonProfileFormatter (the Emby flavor ignores it).
+      if (st.opts.flavor === 'jellyfin' && /profile="?camelcase/i.test(req.headers.accept ?? '')) camelCaseResponses.add(res);
       if (isControl) {
         if (!auth.caller || auth.caller.kind !== 'apikey') return sendEmpty(res, 401);
         await this.control(ctx);

@@ -247,6 +247,30 @@ describe('session lifecycle', () => {
     expect(all.json.Items.some((i) => i.Id === trailerId || i.Id === themed.themeSongIds![0])).toBe(false);
   });
 
+  it('pre-rolls play first in the same session, then the feature starts', async () => {
+    const movies = sim.control.itemIds('Movie').map((id) => sim.control.item(id)!);
+    const trailers = movies
+      .filter((m) => m.localTrailerIds?.length)
+      .map((m) => m.localTrailerIds![0]!)
+      .slice(0, 2);
+    expect(trailers.length).toBe(2);
+    const feature = longMovie();
+    const first = sim.control.startPlay({ userId, itemId: feature, client: 'jellyfin-web', preRollIds: trailers });
+    expect(first.itemId).toBe(trailers[0]);
+    const t1 = sim.control.item(trailers[0]!)!.runTimeTicks! / 10_000;
+    const t2 = sim.control.item(trailers[1]!)!.runTimeTicks! / 10_000;
+    sim.control.advance(t1 + t2 + 60_000);
+    const truth = sim.control.groundTruth();
+    expect(truth.map((p) => [p.itemId, p.endReason, p.extraType])).toEqual([
+      [trailers[0], 'autoplay-next', 'Trailer'],
+      [trailers[1], 'autoplay-next', 'Trailer'],
+      [feature, undefined, undefined],
+    ]);
+    expect(new Set(truth.map((p) => p.sessionId)).size).toBe(1);
+    expect(truth[2]).toMatchObject({ active: true, secondsUnpaused: 60 });
+    expect((await sessionOf(first.sessionId)).NowPlayingItem.Id).toBe(feature);
+  });
+
   it('non-admin callers see only their own sessions and HardwareAccelerationType "none"', async () => {
     const other = sim.control.users().find((u) => !u.isAdministrator && !u.isDisabled)!;
     sim.control.startPlay({ userId, itemId: longMovie(), client: 'jellyfin-web', method: 'Transcode' });

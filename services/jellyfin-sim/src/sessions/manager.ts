@@ -45,6 +45,10 @@ export interface StartPlayOptions extends ConnectOptions {
   autoplay?: boolean;
   audioStreamIndex?: number;
   subtitleStreamIndex?: number;
+  /** Pre-rolls (cinema-mode intros, e.g. trailers) played in this session before itemId, one play each. */
+  preRollIds?: string[];
+  /** Internal: items still to play in this session after the current one (pre-roll chain). */
+  queue?: string[];
 }
 
 export interface SessionEvents {
@@ -159,6 +163,18 @@ export class SessionManager {
     if (!userId || !this.store.users.has(userId)) throw new Error('a play needs an existing user');
     session.userId = userId;
     if (session.play) this.finish(session, 'stopped', { report: true });
+    const preRolls = (opts.preRollIds ?? []).map((id) => {
+      const p = this.store.get(id);
+      if (!p?.runTimeTicks || p.isFolder) throw new Error(`pre-roll ${id} is not playable`);
+      return p;
+    });
+    const first = preRolls[0];
+    if (first)
+      return this.begin(session, first, {
+        ...opts,
+        autoplay: opts.autoplay ?? item.kind === 'Episode',
+        queue: [...preRolls.slice(1).map((p) => p.id), item.id],
+      });
     return this.begin(session, item, opts);
   }
 
@@ -213,6 +229,7 @@ export class SessionManager {
       lastReportingUpdateMs: now,
       silent: false,
       autoplay: opts.autoplay ?? item.kind === 'Episode',
+      queue: opts.queue ?? [],
     };
     session.play = play;
     session.lastPausedMs = undefined;
@@ -356,7 +373,8 @@ export class SessionManager {
   private reachEnd(session: SimSession, play: ActivePlay): void {
     const item = this.store.get(play.itemId);
     play.record.completed = true;
-    const next = play.autoplay && item ? this.nextEpisode(item) : undefined;
+    const queued = play.queue[0] !== undefined ? this.store.get(play.queue[0]) : undefined;
+    const next = queued ?? (play.autoplay && item ? this.nextEpisode(item) : undefined);
     if (play.silent) {
       // Nobody is there any more; the timeline simply stops at the end.
       this.settle(play);
@@ -367,7 +385,8 @@ export class SessionManager {
       this.finish(session, 'autoplay-next', { report: true });
       this.begin(session, next, {
         method: play.method,
-        autoplay: true,
+        autoplay: queued ? play.autoplay : true,
+        queue: queued ? play.queue.slice(1) : [],
         transcodeVideo: play.transcode ? !play.transcode.isVideoDirect : undefined,
         transcodeAudio: play.transcode ? !play.transcode.isAudioDirect : undefined,
       });
