@@ -50,6 +50,8 @@ describe('Jellyfin 10.11.11 contract', () => {
     ['/Sessions', 'SessionInfoDto[]'],
     ['/Sessions?activeWithinSeconds=960', 'SessionInfoDto[]'],
     ['/Items/Counts', 'ItemCounts'],
+    ['/System/ActivityLog/Entries?limit=20', 'ActivityLogEntryQueryResult'],
+    ['/Devices', 'DeviceInfoDtoQueryResult'],
   ])('%s → %s', async (path, schema) => {
     const r = await api.get(path);
     expect(r.status).toBe(200);
@@ -120,6 +122,18 @@ describe('Jellyfin 10.11.11 contract', () => {
       expect(session.LastActivityDate).toMatch(/\.\d{7}Z$/);
       expect(session.Id).toMatch(/^[0-9a-f]{32}$/);
     }
+  });
+
+  it('the activity log records playback starts, newest first', async () => {
+    const r = await api.get<{ Items: { Type: string; UserId: string; Name: string; ItemId?: string }[]; TotalRecordCount: number }>(
+      '/System/ActivityLog/Entries?hasUserId=true',
+    );
+    const types = r.json.Items.map((e) => e.Type);
+    expect(types.filter((t) => t === 'VideoPlayback').length).toBe(2);
+    expect(r.json.Items.every((e) => e.UserId === adminId)).toBe(true);
+    expect(r.json.Items.find((e) => e.Type === 'VideoPlayback')?.Name).toMatch(/ is playing .+ on /);
+    const devices = await api.get<{ Items: { AppName: string }[] }>('/Devices');
+    expect(devices.json.Items.map((d) => d.AppName)).toEqual(expect.arrayContaining(['Android TV', 'Jellyfin Web', 'Kodi']));
   });
 
   it('the custom-query endpoint answers the plugin shape', async () => {

@@ -32,6 +32,8 @@ describe('Emby flavor', () => {
     ],
     ['/Sessions', 'Session.SessionInfo[]'],
     ['/Plugins', 'Plugins.PluginInfo[]'],
+    ['/System/ActivityLog/Entries', 'QueryResult_ActivityLogEntry'],
+    ['/Devices', 'QueryResult_Devices.DeviceInfo'],
   ])('%s validates as %s', async (path, schema) => {
     const r = await api.get(path);
     expect(r.status).toBe(200);

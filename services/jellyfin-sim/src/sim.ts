@@ -54,6 +54,7 @@ export class SimulatorState {
   readonly tokens = new Map<string, string>();
   readonly tokenSessions = new Map<string, string>();
   pluginEnabled = true;
+  readonly activity: ActivityEntry[] = [];
   baseUrl = '';
   readonly version: string;
   readonly productName: string | undefined;
@@ -83,7 +84,10 @@ export class SimulatorState {
       reporting,
       opts.flavor,
       opts.seed,
-      { onUserDataChanged: () => this.engine.userDataVersion++ },
+      {
+        onUserDataChanged: () => this.engine.userDataVersion++,
+        onActivity: (e) => this.logActivity(e.type, e.name, e.userId, e.itemId, e.overview),
+      },
       idleCheckIntervalMs,
     );
     this.version = opts.flavor === 'emby' ? '4.8.11.0' : '10.11.11';
@@ -106,6 +110,19 @@ export class SimulatorState {
     };
     const reporting = await PlaybackReporting.create(flavor);
     return new SimulatorState(opts, reporting, o.startTime, o.idleCheckIntervalMs);
+  }
+
+  logActivity(type: string, name: string, userId?: string, itemId?: string, overview?: string): void {
+    this.activity.push({
+      id: this.activity.length + 1,
+      type,
+      name,
+      userId,
+      itemId,
+      overview,
+      dateMs: this.clock.now(),
+      severity: 'Information',
+    });
   }
 
   userNames(): Map<string, string> {
@@ -283,6 +300,7 @@ export class SimulatorState {
     };
     this.store.users.set(id, u);
     this.store.version++;
+    this.logActivity('UserCreated', `User ${u.name} has been created`, u.id);
     return u;
   }
 
@@ -310,6 +328,7 @@ export class SimulatorState {
     for (const [t, uid] of this.tokens) if (uid === u.id) this.tokens.delete(t);
     this.store.users.delete(u.id);
     this.store.userData.delete(u.id);
+    this.logActivity('UserDeleted', `User ${u.name} has been deleted`);
     this.store.version++;
     return true;
   }
@@ -328,6 +347,14 @@ export class SimulatorState {
     this.tokenSessions.set(token, s.id);
     user.lastLoginDate = this.clock.now();
     user.lastActivityDate = user.lastLoginDate;
+    this.logActivity(
+      'AuthenticationSucceeded',
+      `${user.name} successfully authenticated`,
+      user.id,
+      undefined,
+      `IP address: ${remoteEndPoint}`,
+    );
+    this.logActivity('SessionStarted', `${user.name} is online from ${device ?? client}`, user.id);
     return { token, sessionId: s.id };
   }
 }
@@ -359,6 +386,17 @@ export interface SimCounts {
   playlists: number;
   /** theme songs, theme videos and local trailers (not listed by /Items) */
   extras: number;
+}
+
+export interface ActivityEntry {
+  id: number;
+  type: string;
+  name: string;
+  userId?: string;
+  itemId?: string;
+  overview?: string;
+  dateMs: number;
+  severity: 'Information' | 'Warning' | 'Error';
 }
 
 export interface ItemInput {

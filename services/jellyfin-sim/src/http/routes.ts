@@ -757,6 +757,63 @@ export function buildRoutes(st: SimulatorState): Route[] {
       }
       sendImage(c, `device|${key}`, naturalSize('Primary', 'icon'));
     }),
+    route('GET', '/System/ActivityLog/Entries', 'admin', (c) => {
+      const p = c.params;
+      const minDate = p.get('minDate') ? Date.parse(p.get('minDate') as string) : undefined;
+      const hasUserId = p.bool('hasUserId');
+      let list = [...st.activity].reverse();
+      if (minDate !== undefined && !Number.isNaN(minDate)) list = list.filter((e) => e.dateMs >= minDate);
+      if (hasUserId !== undefined) list = list.filter((e) => (e.userId !== undefined) === hasUserId);
+      const start = p.int('startIndex') ?? 0;
+      const limit = p.int('limit');
+      const items = list.slice(start, limit === undefined ? undefined : start + limit).map((e) => ({
+        Id: e.id,
+        Name: e.name,
+        Overview: e.overview,
+        Type: e.type,
+        ItemId: e.itemId,
+        Date: formatDate(e.dateMs),
+        UserId: e.userId ?? (jf ? '00000000000000000000000000000000' : undefined),
+        Severity: jf ? e.severity : 'Info',
+      }));
+      sendJson(c.res, 200, queryResult(items, list.length, start));
+    }),
+    route('GET', '/Devices', 'admin', (c) => {
+      const userId = c.params.get('userId');
+      let list = [...st.sessions.devices.values()];
+      if (userId) list = list.filter((d) => d.lastUserId === normalizeId(userId));
+      list.sort((a, b) => b.lastActivityMs - a.lastActivityMs);
+      const items = list.map((d) => {
+        const user = d.lastUserId ? st.store.users.get(d.lastUserId) : undefined;
+        const base = {
+          Name: d.name,
+          Id: d.deviceId,
+          LastUserName: user?.name,
+          AppName: d.appName,
+          AppVersion: d.appVersion,
+          LastUserId: d.lastUserId,
+          DateLastActivity: formatDate(d.lastActivityMs),
+          IconUrl: `${st.baseUrl}/web/assets/img/devices/${d.clientKey}.png`,
+        };
+        return jf
+          ? {
+              ...base,
+              Capabilities: {
+                PlayableMediaTypes: ['Audio', 'Video'],
+                SupportedCommands: [],
+                SupportsMediaControl: false,
+                SupportsPersistentIdentifier: false,
+              },
+            }
+          : {
+              ...base,
+              InternalId: d.internalId,
+              ReportedDeviceId: d.deviceId,
+              IpAddress: d.remoteEndPoint.includes(':') ? undefined : d.remoteEndPoint,
+            };
+      });
+      sendJson(c.res, 200, queryResult(items, items.length, 0));
+    }),
     route('GET', '/Plugins', 'admin', (c) => sendJson(c.res, 200, plugins())),
     route('POST', '/user_usage_stats/submit_custom_query', 'admin', async (c) => {
       if (!st.pluginEnabled) notFound();

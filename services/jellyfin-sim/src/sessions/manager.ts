@@ -53,10 +53,25 @@ export interface StartPlayOptions extends ConnectOptions {
 
 export interface SessionEvents {
   onUserDataChanged(): void;
+  onActivity(entry: { type: string; name: string; userId?: string; itemId?: string; overview?: string }): void;
+}
+
+/** What /Devices lists: every device that ever connected, kept after its session is gone. */
+export interface DeviceRecord {
+  deviceId: string;
+  internalId: number;
+  name: string;
+  appName: string;
+  appVersion: string;
+  lastUserId?: string;
+  lastActivityMs: number;
+  remoteEndPoint: string;
+  clientKey: string;
 }
 
 export class SessionManager {
   readonly sessions = new Map<string, SimSession>();
+  readonly devices = new Map<string, DeviceRecord>();
   readonly plays: PlayRecord[] = [];
   private readonly playsById = new Map<string, ActivePlay | PlayRecord>();
   private readonly active = new Map<string, ActivePlay>();
@@ -103,6 +118,7 @@ export class SessionManager {
     };
     this.sessions.set(id, s);
     if (s.userId) this.touchUser(s.userId, now);
+    this.touchDevice(s);
     return s;
   }
 
@@ -143,6 +159,22 @@ export class SessionManager {
     const v6 =
       this.flavor === 'jellyfin' ? [`2a02:c7f:${this.rng.int(4096, 65535).toString(16)}::${this.rng.int(1, 255).toString(16)}`] : [];
     return this.rng.pick([...v4, ...v6]);
+  }
+
+  private touchDevice(s: SimSession): void {
+    const d = this.devices.get(s.deviceId);
+    const rec: DeviceRecord = {
+      deviceId: s.deviceId,
+      internalId: d?.internalId ?? s.internalDeviceId,
+      name: s.deviceName,
+      appName: s.client.client,
+      appVersion: s.client.appVersion,
+      lastUserId: s.userId ?? d?.lastUserId,
+      lastActivityMs: s.lastActivityMs,
+      remoteEndPoint: s.remoteEndPoint,
+      clientKey: s.client.key,
+    };
+    this.devices.set(s.deviceId, rec);
   }
 
   private touchUser(userId: string, now: number): void {
@@ -255,6 +287,13 @@ export class SessionManager {
       remoteAddress: session.remoteEndPoint,
       transcodeReasons: transcode?.reasons.join(','),
     });
+    this.events.onActivity({
+      type: item.mediaType === 'Audio' ? 'AudioPlayback' : 'VideoPlayback',
+      name: `${user?.name ?? ''} is playing ${activityItemName(item)} on ${session.deviceName}`,
+      userId: record.userId,
+      itemId: item.id,
+    });
+    this.touchDevice(session);
     this.report(session, now);
     this.scheduleProgress(session, play);
     this.scheduleEnd(session, play);
@@ -449,6 +488,16 @@ export class SessionManager {
     }
     session.play = undefined;
     session.lastPausedMs = undefined;
+    if (reason !== 'server-restart' && reason !== 'vanished') {
+      const item = this.store.get(rec.itemId);
+      this.events.onActivity({
+        type: item?.mediaType === 'Audio' ? 'AudioPlaybackStopped' : 'VideoPlaybackStopped',
+        name: `${rec.userName} has finished playing ${item ? activityItemName(item) : rec.itemName} on ${rec.deviceName}`,
+        userId: rec.userId,
+        itemId: rec.itemId,
+      });
+    }
+    this.touchDevice(session);
     return rec;
   }
 
@@ -640,6 +689,11 @@ export function sessionId(client: string, deviceId: string): string {
   return createHash('md5')
     .update(Buffer.from(client + deviceId, 'utf16le'))
     .digest('hex');
+}
+
+function activityItemName(item: SimItem): string {
+  if (item.kind === 'Episode') return `${item.seriesName ?? ''} - ${item.seasonName ?? ''} - ${item.name}`;
+  return item.name;
 }
 
 export function reportingItemName(item: SimItem): string {
