@@ -308,6 +308,16 @@ describe('session lifecycle', () => {
     expect(sim.control.groundTruth()[0]).toMatchObject({ endReason: 'stopped', secondsUnpaused: 10 });
   });
 
+  it('a client-driven play that stops reporting is auto-stopped by the idle check', async () => {
+    const track = sim.control.itemIds('Audio', 1)[0]!;
+    const { accessToken, sessionId } = sim.control.userToken(userId, 'Finamp', 'phone-1');
+    const c = new Client(sim, { Authorization: `MediaBrowser Token="${accessToken}"` });
+    await c.post('/Sessions/Playing', { ItemId: track, PositionTicks: 0, PlayMethod: 'DirectPlay' });
+    sim.control.advance(60 * 60_000); // far past the end of the track: the simulator does not end client-driven plays itself
+    expect((await sessionOf(sessionId)).NowPlayingItem).toBeUndefined();
+    expect(sim.control.groundTruth()[0]).toMatchObject({ endReason: 'auto-stopped', active: false });
+  });
+
   it('Playback Reporting rows get PlayDuration = seconds not paused', async () => {
     const play = sim.control.startPlay({ userId, itemId: longMovie(), client: 'jellyfin-web', method: 'Transcode', transcodeVideo: true });
     sim.control.advance(100_000);

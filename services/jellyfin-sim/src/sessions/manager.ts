@@ -262,6 +262,7 @@ export class SessionManager {
       silent: false,
       autoplay: opts.autoplay ?? item.kind === 'Episode',
       queue: opts.queue ?? [],
+      external: false,
     };
     session.play = play;
     session.lastPausedMs = undefined;
@@ -390,6 +391,7 @@ export class SessionManager {
 
   private scheduleProgress(session: SimSession, play: ActivePlay): void {
     this.clock.clearTimer(play.progressTimer);
+    if (play.external) return;
     play.progressTimer = this.clock.setTimer(PROGRESS_INTERVAL_MS, () => {
       if (session.play !== play) return;
       this.report(session);
@@ -400,7 +402,7 @@ export class SessionManager {
   private scheduleEnd(session: SimSession, play: ActivePlay): void {
     this.clock.clearTimer(play.endTimer);
     play.endTimer = undefined;
-    if (play.paused) return;
+    if (play.paused || play.external) return;
     const run = this.store.get(play.itemId)?.runTimeTicks ?? 0;
     const remainingMs = Math.max(0, (run - this.truePosition(play)) / TICKS_PER_MS);
     play.endTimer = this.clock.setTimer(Math.ceil(remainingMs), () => {
@@ -660,8 +662,10 @@ export class SessionManager {
         autoplay: false,
       });
       const play = this.active.get(rec.playId) as ActivePlay;
-      // A client driving its own session reports itself; the simulator does not.
+      // A client driving its own session reports itself; the simulator neither reports nor ends it.
+      play.external = true;
       this.clock.clearTimer(play.progressTimer);
+      this.clock.clearTimer(play.endTimer);
       return;
     }
     const play = session.play;

@@ -79,6 +79,8 @@ export interface ActivePlay {
   /** Client went quiet without closing: no more reports, the server will auto-stop it. */
   silent: boolean;
   autoplay: boolean;
+  /** Driven by a real client over /Sessions/Playing*: the simulator schedules no reports and no end. */
+  external: boolean;
   /** Items to play next in this session (pre-roll chain), before any next-episode autoplay. */
   queue: string[];
   progressTimer?: { id: number };
