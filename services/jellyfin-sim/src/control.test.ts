@@ -2,7 +2,7 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayRecord, RunningSimulator } from './index.js';
-import { Client, SECOND, start, type ItemsPage } from './testing.test-helpers.js';
+import { Client, SECOND, start, validateSchema, type ItemsPage } from './testing.test-helpers.js';
 import { parseArgs } from './cli.js';
 
 let sim: RunningSimulator;
@@ -266,5 +266,30 @@ describe('traffic', () => {
     const a = await run();
     expect(JSON.parse(a).length).toBeGreaterThan(20);
     expect(await run()).toBe(a);
+  });
+
+  it('high traffic keeps dozens of consistent sessions that validate against the contract', async () => {
+    const s = await start({ seed: 9, scale: 'small' });
+    try {
+      s.control.setTraffic('high');
+      s.control.advance(20 * 60_000);
+      const c = new Client(s);
+      const sessions = (await c.get<{ NowPlayingItem?: unknown; Id: string }[]>('/Sessions')).json;
+      expect(validateSchema('jellyfin', 'SessionInfoDto[]', sessions)).toEqual([]);
+      const playing = sessions.filter((x) => x.NowPlayingItem);
+      expect(playing.length).toBeGreaterThanOrEqual(20);
+      const truth = s.control.groundTruth();
+      const now = s.control.clock.now();
+      const activeBySession = new Map<string, number>();
+      for (const p of truth) {
+        expect(p.secondsUnpaused + p.secondsPaused).toBeLessThanOrEqual(((p.endedAtMs ?? now) - p.startedAtMs) / 1000 + 0.01);
+        if (p.active) activeBySession.set(p.sessionId, (activeBySession.get(p.sessionId) ?? 0) + 1);
+      }
+      expect([...activeBySession.values()].every((n) => n === 1)).toBe(true);
+      expect(new Set(truth.map((p) => p.playMethod))).toEqual(new Set(['DirectPlay', 'DirectStream', 'Transcode']));
+      expect(new Set(truth.map((p) => p.client)).size).toBeGreaterThanOrEqual(5);
+    } finally {
+      await s.stop();
+    }
   });
 });

@@ -66,6 +66,10 @@ export class Traffic {
         // the play ended in between; nothing to do
       }
     }
+    // Idle sessions come and go: some clients close (websocket gone) a while after their play ended.
+    for (const session of [...sm.sessions.values()]) {
+      if (!session.play && r.chance(0.15)) sm.removeSession(session.id);
+    }
     const target = TARGET[this.level];
     const users = [...this.st.store.users.values()].filter((u) => !u.isDisabled);
     let active = sm.activePlays().length;
@@ -85,8 +89,12 @@ export class Traffic {
       ]);
       try {
         const item = this.st.store.get(itemId);
+        const user = r.pick(users);
+        // People come back on the device they used before: reuse one of their idle sessions when there is one.
+        const idle = [...sm.sessions.values()].filter((s) => s.userId === user.id && !s.play);
         sm.start({
-          userId: r.pick(users).id,
+          userId: user.id,
+          sessionId: idle.length && r.chance(0.7) ? r.pick(idle).id : undefined,
           itemId,
           method,
           transcodeVideo: method === 'Transcode' && kind !== 'Audio' ? r.chance(0.7) : undefined,
