@@ -176,6 +176,12 @@ describe('/Items filters', () => {
     const movies = await user.get<ItemsPage>('/Items?recursive=true&includeItemTypes=Movie&limit=0');
     const total = sim.control.counts().movies;
     expect(movies.json.TotalRecordCount).toBeLessThanOrEqual(total);
+    const folders = (await api.get<{ ItemId: string }[]>('/Library/VirtualFolders')).json.map((f) => f.ItemId);
+    const forbidden = folders.find((f) => !restricted!.enabledFolders.includes(f) && sim.control.item(f)?.collectionType !== 'boxsets');
+    expect(forbidden).toBeDefined();
+    const r = await user.get(`/Items?parentId=${forbidden}&recursive=true&limit=1`);
+    expect(r.status).toBe(401);
+    expect(r.text).toBe('Error processing request.');
   });
 });
 

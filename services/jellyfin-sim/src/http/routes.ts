@@ -117,6 +117,11 @@ export function buildRoutes(st: SimulatorState): Route[] {
     const user = resolveUser(ctx, userRaw);
     if (!user && ctx.caller?.kind !== 'apikey') throw new HttpError(400, 'userId is required');
     const q = parseItemQuery(p, user);
+    if (q.parentId && user) {
+      const parent = st.store.get(q.parentId);
+      // ItemsController.GetItems: a folder the user may not see answers 401 with a message.
+      if (parent && !st.engine.isVisible(parent, user)) throw new HttpError(401, 'Error processing request.');
+    }
     if (!q.parentId && !q.recursive && !q.ids.length && user) {
       // With no parentId and a user: the user's root views, unpaged.
       const v = views(user);
