@@ -18,3 +18,4 @@ export * from './runtime/runtime.js';
 export { VERSION } from './version.js';
 export * from './errors/app-error.js';
 export * from './setup/setup-state.js';
+export * from './media-server/index.js';
