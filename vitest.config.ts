@@ -5,10 +5,13 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // Workspace packages resolve to their TypeScript sources in tests, so no build is needed first.
 const packages = ['core', 'api', 'scheduler', 'dispatcher', 'operator', 'jellyfin-sim'];
-const alias = packages.flatMap((name) => [
-  { find: new RegExp(`^@reelstat/${name}$`), replacement: here(`./services/${name}/src/index.ts`) },
-  { find: new RegExp(`^@reelstat/${name}/(.*)$`), replacement: here(`./services/${name}/src/$1`) },
-]);
+const alias = [
+  { find: /^@reelstat\/core\/contract$/, replacement: here('./services/core/src/contract/index.ts') },
+  ...packages.flatMap((name) => [
+    { find: new RegExp(`^@reelstat/${name}$`), replacement: here(`./services/${name}/src/index.ts`) },
+    { find: new RegExp(`^@reelstat/${name}/(.*)$`), replacement: here(`./services/${name}/src/$1`) },
+  ]),
+];
 
 export default defineConfig({
   resolve: { alias },

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { Server as SocketServer } from 'socket.io';
 import type { AddressInfo } from 'node:net';
-import { Runtime, type AppConfig, type Logger, type Role, type RoleName } from '@reelstat/core';
+import { Runtime, applyBootstrapConfiguration, type AppConfig, type Logger, type Role, type RoleName } from '@reelstat/core';
 import { SchedulerRole } from '@reelstat/scheduler';
 import { DispatcherRole } from '@reelstat/dispatcher';
 import { OperatorRole } from '@reelstat/operator';
 import { createHttpApp } from '../server/http-app.js';
-import { createApiRouter } from '../roles/api-role.js';
+import { createApiRouter, createApiRoutes } from '../roles/api-role.js';
+import type { ApiRoutes } from '../http/api-routes.js';
 import { attachSocketGateway } from '../socket/socket-gateway.js';
 
 export interface RunningProcess {
@@ -14,6 +15,8 @@ export interface RunningProcess {
   roles: Role[];
   url: string;
   port: number;
+  /** The JSON routes, when this process runs the api role (for the OpenAPI document and route tests). */
+  apiRoutes: ApiRoutes | undefined;
   /** The socket.io server, when this process runs the api role. */
   io: SocketServer | undefined;
   stop(): Promise<void>;
@@ -39,9 +42,11 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
   let io: SocketServer | undefined;
+  let apiRoutes: ApiRoutes | undefined;
   try {
     await runtime.connect();
-    const apiRouter = config.roles.includes('api') ? createApiRouter(runtime) : undefined;
+    apiRoutes = config.roles.includes('api') ? createApiRoutes(runtime) : undefined;
+    const apiRouter = apiRoutes ? createApiRouter(runtime, apiRoutes) : undefined;
     server = createServer(createHttpApp(runtime, () => roles, apiRouter));
     server.keepAliveTimeout = 65_000;
     await listen(server, config.port, config.host);
@@ -51,6 +56,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
       stoppers.push(gateway.close);
     }
     await runtime.migrate();
+    await applyBootstrapConfiguration(runtime);
     for (const role of roles) stoppers.push(await role.start(runtime));
   } catch (error) {
     await shutdown(server, stoppers, runtime, logger);
@@ -66,6 +72,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     roles,
     url,
     port,
+    apiRoutes,
     io,
     stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),
   };

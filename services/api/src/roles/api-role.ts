@@ -1,13 +1,23 @@
 import express, { Router } from 'express';
 import type { Runtime } from '@reelstat/core';
-import { setupRoutes } from '../setup/setup-routes.js';
+import { ApiRoutes } from '../http/api-routes.js';
+import { authenticate } from '../auth/authenticate.js';
+import { authRoutes } from '../auth/auth-routes.js';
+import { settingsRoutes } from '../settings/settings-routes.js';
+import { apiKeysRoutes } from '../api-keys/api-keys-routes.js';
 import { staticWeb } from '../web/static-web.js';
 
-/** The api role's routes: every JSON route of SPEC.md §7 and the dashboard. Routes are thin; domains live in core. */
-export function createApiRouter(runtime: Runtime): Router {
+/** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
+export function createApiRoutes(runtime: Runtime): ApiRoutes {
+  return new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes);
+}
+
+/** The api role's router: body parsing, authentication, the JSON routes, then the dashboard. */
+export function createApiRouter(runtime: Runtime, routes = createApiRoutes(runtime)): Router {
   const router = Router();
   router.use(express.json({ limit: '1mb' }));
-  router.use(setupRoutes(runtime));
+  router.use(authenticate(runtime));
+  router.use(routes.router);
   router.use(staticWeb(runtime.config.baseUrl));
   return router;
 }

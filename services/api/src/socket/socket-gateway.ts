@@ -3,6 +3,7 @@ import { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Runtime } from '@reelstat/core';
+import { resolvePrincipal } from '../auth/authenticate.js';
 
 /** Bus channel on which any role asks every API replica to push an event to its browsers. */
 export const UI_EVENTS_CHANNEL = 'ui-events';
@@ -25,6 +26,18 @@ export async function attachSocketGateway(
     path: `${runtime.config.baseUrl}/socket.io/`,
     serveClient: false,
     cors: { origin: false },
+  });
+  // Sockets carry live sessions and task events: the same credentials as the HTTP API are required, given as
+  // the handshake's auth.token (login token) or auth.apiKey, or the usual headers.
+  io.use((socket, next) => {
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; apiKey?: unknown };
+    const headers: Record<string, string | string[] | undefined> = { ...socket.handshake.headers };
+    if (typeof auth.token === 'string') headers.authorization = `Bearer ${auth.token}`;
+    if (typeof auth.apiKey === 'string') headers['x-api-token'] = auth.apiKey;
+    resolvePrincipal(runtime, headers).then(
+      (principal) => (principal ? next() : next(new Error('unauthorized'))),
+      () => next(new Error('unauthorized')),
+    );
   });
   const redisClients: Redis[] = [];
   if (runtime.config.redisUrl) {

@@ -52,6 +52,19 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1-40 letters, digits, dots, dashes or underscores')
     .default('reelstat'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  TOKEN_TTL_HOURS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(8760).default(168),
+  LOGIN_MAX_FAILURES: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(5),
+  LOGIN_LOCKOUT_MINUTES: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1440).default(15),
+  ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
+  ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
+  MEDIA_SERVER_URL: optionalUrl(['http:', 'https:']),
+  MEDIA_SERVER_API_KEY: z.string().trim().min(1).optional(),
+  UPDATE_CHECK_URL: z
+    .string()
+    .trim()
+    .default('https://api.github.com/repos/reelstat/reelstat/releases/latest')
+    .refine((value) => value === '' || /^https?:\/\//.test(value), 'must be an http(s) URL, or empty to turn update checks off'),
   BASE_URL: z
     .string()
     .trim()

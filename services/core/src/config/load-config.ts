@@ -14,6 +14,15 @@ export interface AppConfig {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   jwtSecret: string;
+  encryptionKey: string;
+  tokenTtlHours: number;
+  loginMaxFailures: number;
+  loginLockoutMinutes: number;
+  /** First administrator created at start-up when set (GitOps); the password is plain text here. */
+  bootstrapAdmin: { username: string; password: string } | undefined;
+  /** Media-server link applied at start-up when set (GitOps). */
+  bootstrapMediaServer: { url: string; apiKey: string } | undefined;
+  updateCheckUrl: string;
   baseUrl: string;
   logLevel: Env['LOG_LEVEL'];
   logFormat: Env['LOG_FORMAT'];
@@ -76,6 +85,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       problems.push(`${name}: ${issue.message}${shown}`);
     }
   }
+  if (parsed.success) {
+    const pairs: Array<[keyof typeof parsed.data, keyof typeof parsed.data]> = [
+      ['ADMIN_USERNAME', 'ADMIN_PASSWORD'],
+      ['MEDIA_SERVER_URL', 'MEDIA_SERVER_API_KEY'],
+    ];
+    for (const [a, b] of pairs) {
+      if ((parsed.data[a] === undefined) !== (parsed.data[b] === undefined))
+        problems.push(`${a} and ${b} go together: set both or neither`);
+    }
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const values = parsed.data;
   const dataDir = path.resolve(values.DATA_DIR);
@@ -88,6 +107,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     jwtSecret: values.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
+    encryptionKey: values.ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'encryption-key'),
+    tokenTtlHours: values.TOKEN_TTL_HOURS,
+    loginMaxFailures: values.LOGIN_MAX_FAILURES,
+    loginLockoutMinutes: values.LOGIN_LOCKOUT_MINUTES,
+    bootstrapAdmin:
+      values.ADMIN_USERNAME && values.ADMIN_PASSWORD ? { username: values.ADMIN_USERNAME, password: values.ADMIN_PASSWORD } : undefined,
+    bootstrapMediaServer:
+      values.MEDIA_SERVER_URL && values.MEDIA_SERVER_API_KEY
+        ? { url: values.MEDIA_SERVER_URL, apiKey: values.MEDIA_SERVER_API_KEY }
+        : undefined,
+    updateCheckUrl: values.UPDATE_CHECK_URL,
     baseUrl: values.BASE_URL,
     logLevel: values.LOG_LEVEL,
     logFormat: values.LOG_FORMAT,

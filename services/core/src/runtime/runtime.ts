@@ -13,6 +13,7 @@ import { RedisBus } from '../bus/redis-bus.js';
 import { AlwaysLeader, type LeaderElector } from '../leader/leader-elector.js';
 import { PostgresAdvisoryLeader } from '../leader/postgres-advisory-leader.js';
 import { Metrics } from '../metrics/metrics.js';
+import { createServices, type Services } from './services.js';
 
 /**
  * Everything a role needs, built once per process from the configuration. The same interfaces serve the
@@ -23,6 +24,7 @@ export class Runtime {
   db!: Database;
   queue!: JobQueue;
   bus!: EventBus;
+  services!: Services;
   readonly metrics: Metrics;
   private embedded: EmbeddedPostgres | undefined;
   migrated = false;
@@ -63,6 +65,7 @@ export class Runtime {
       this.queue = new InProcessQueue(this.logger.child({ component: 'queue' }));
       this.bus = new InProcessBus();
     }
+    this.services = createServices(this.config, this.db, this.logger);
   }
 
   async migrate(): Promise<void> {
@@ -94,6 +97,7 @@ export class Runtime {
     for (const closer of this.closers.reverse()) {
       await closer().catch((error: unknown) => this.logger.error({ err: error }, 'error during shutdown'));
     }
+    await this.services?.close();
     await this.queue?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the queue'));
     await this.bus?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the bus'));
     await this.db?.close().catch((error: unknown) => this.logger.error({ err: error }, 'error closing the database'));

@@ -1,0 +1,38 @@
+import { apiKeyListAnswer, createApiKeyBody, createdApiKeyAnswer, deleteApiKeyBody, messageAnswer } from '@reelstat/core/contract';
+import { route } from '../http/api-routes.js';
+
+export const apiKeysRoutes = [
+  route({
+    method: 'get',
+    path: '/api/keys',
+    tag: 'api-keys',
+    summary: 'API keys, masked',
+    access: 'authenticated',
+    response: apiKeyListAnswer,
+    handle: async ({ runtime }) => runtime.services.apiKeys.list(),
+  }),
+  route({
+    method: 'post',
+    path: '/api/keys',
+    tag: 'api-keys',
+    summary: 'Create an API key; the full key is in this answer only',
+    access: 'authenticated',
+    status: 201,
+    body: createApiKeyBody,
+    response: createdApiKeyAnswer,
+    handle: async ({ body, runtime }) => runtime.services.apiKeys.create(body.name),
+  }),
+  route({
+    method: 'delete',
+    path: '/api/keys',
+    tag: 'api-keys',
+    summary: 'Delete an API key, by the full key or by id',
+    access: 'authenticated',
+    body: deleteApiKeyBody,
+    response: messageAnswer,
+    handle: async ({ body, runtime }) => {
+      await runtime.services.apiKeys.delete(body);
+      return { message: 'API key deleted' };
+    },
+  }),
+];

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+
+describe('API keys', () => {
+  let harness: ApiHarness;
+  let token: string;
+  beforeAll(async () => {
+    harness = await startApiHarness();
+    token = (
+      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
+        token: string;
+      }
+    ).token;
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  it('creates a key shown once, lists it masked, accepts it in x-api-token, deletes it, then rejects it', async () => {
+    const created = await harness.call('POST', '/api/keys', { token, body: { name: 'grafana' } });
+    expect(created.status).toBe(201);
+    const { key } = created.body as { name: string; key: string };
+    expect(key).toMatch(/^rs_[\w-]{43}$/);
+
+    const listed = (await harness.call('GET', '/api/keys', { token })).body as Array<{ id: number; name: string; key: string }>;
+    expect(listed).toEqual([
+      { id: expect.any(Number), name: 'grafana', key: `${key.slice(0, 8)}…`, created_at: expect.any(String), last_used_at: null },
+    ]);
+    const [stored] = await harness.app.runtime.db.query<Record<string, unknown>>('SELECT * FROM api_keys');
+    expect(JSON.stringify(stored)).not.toContain(key);
+
+    expect((await harness.call('GET', '/api/getconfig', { apiKey: key })).status).toBe(200);
+    const used = (await harness.call('GET', '/api/keys', { apiKey: key })).body as Array<{ last_used_at: string | null }>;
+    expect(used[0]!.last_used_at).not.toBeNull();
+
+    expect((await harness.call('DELETE', '/api/keys', { token, body: { key } })).body).toEqual({ message: 'API key deleted' });
+    expect((await harness.call('GET', '/api/getconfig', { apiKey: key })).status).toBe(401);
+    expect((await harness.call('GET', '/api/keys', { token })).body).toEqual([]);
+    expect((await harness.call('DELETE', '/api/keys', { token, body: { key } })).status).toBe(404);
+  });
+
+  it('deletes by id from the masked listing', async () => {
+    await harness.call('POST', '/api/keys', { token, body: { name: 'script' } });
+    const [listed] = (await harness.call('GET', '/api/keys', { token })).body as Array<{ id: number }>;
+    expect((await harness.call('DELETE', '/api/keys', { token, body: { id: listed!.id } })).status).toBe(200);
+    expect((await harness.call('GET', '/api/keys', { token })).body).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+import { AppError, VERSION, linkMediaServer, readSetupState } from '@reelstat/core';
+import { configSetupAnswer, credentialsBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/core/contract';
+import { route } from '../http/api-routes.js';
+
+export const authRoutes = [
+  route({
+    method: 'get',
+    path: '/auth/isConfigured',
+    tag: 'auth',
+    summary: 'Setup state: 0 no administrator, 1 no media server linked, 2 ready',
+    access: 'public',
+    response: setupStateAnswer,
+    handle: async ({ runtime }) => ({ state: await readSetupState(runtime.db), version: VERSION }),
+  }),
+  route({
+    method: 'post',
+    path: '/auth/createuser',
+    tag: 'auth',
+    summary: 'Create the administrator account (only while none exists)',
+    access: 'public',
+    body: credentialsBody,
+    response: tokenAnswer,
+    handle: async ({ body, runtime }) => runtime.services.auth.createFirstAdmin(body.username, body.password),
+  }),
+  route({
+    method: 'post',
+    path: '/auth/login',
+    tag: 'auth',
+    summary: 'Log in; failed attempts are rate-limited per client address',
+    access: 'public',
+    body: credentialsBody,
+    response: tokenAnswer,
+    handle: async ({ body, req, res, runtime }) => {
+      try {
+        return await runtime.services.auth.login(body.username, body.password, req.ip ?? 'unknown');
+      } catch (error) {
+        const retry = (error as AppError).details as { retryAfterSeconds?: number } | undefined;
+        if (error instanceof AppError && error.status === 429 && retry?.retryAfterSeconds)
+          res.setHeader('Retry-After', String(retry.retryAfterSeconds));
+        throw error;
+      }
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/configSetup',
+    tag: 'auth',
+    summary: 'First-run step 2: link the media server (only while none is linked)',
+    access: 'setup',
+    body: mediaServerLinkBody,
+    response: configSetupAnswer,
+    handle: async ({ body, runtime }) => {
+      const state = await readSetupState(runtime.db);
+      if (state === 0) throw AppError.conflict('Create the administrator account first');
+      // Once linked, changing the server is a settings call and needs a login.
+      if (state === 2) throw AppError.forbidden('A media server is already linked; change it from the settings (POST /api/setconfig)');
+      const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);
+      return { message: `Linked ${link.kind === 'emby' ? 'Emby' : 'Jellyfin'} server ${link.name}`, kind: link.kind };
+    },
+  }),
+];

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+
+/** Bad input on every endpoint of the auth/settings/keys domains: 400 with what was wrong, nothing saved. */
+describe('bad input', () => {
+  let harness: ApiHarness;
+  let token: string;
+  beforeAll(async () => {
+    harness = await startApiHarness();
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  const countRows = async (table: string) =>
+    (await harness.app.runtime.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+
+  it('rejects malformed first-run requests before anything is created', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /body\.username: .*; body\.password:/],
+      [{ username: 'admin' }, /body\.password/],
+      [{ username: 'admin', password: 'plain-text-password' }, /body\.password: must be the SHA3-512 hex digest/],
+      [{ username: 42, password: digest('x') }, /body\.username: .*string/],
+      [{ username: '', password: digest('x') }, /body\.username: is required/],
+      [{ username: 'a'.repeat(101), password: digest('x') }, /body\.username: must be at most 100 characters/],
+      [[1, 2], /body: /],
+    ];
+    for (const [body, message] of cases) {
+      const res = await harness.call('POST', '/auth/createuser', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((res.body as { code: string }).code).toBe('bad_request');
+      expect((res.body as { message: string }).message).toMatch(message);
+    }
+    expect(await countRows('admin_accounts')).toBe(0);
+  });
+
+  it('rejects a body that is not JSON or is too large', async () => {
+    const notJson = await fetch(`${harness.url}/auth/createuser`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":',
+    });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ status: 400, code: 'bad_request', message: 'Request body is not valid JSON' });
+    const huge = await fetch(`${harness.url}/auth/createuser`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'x'.repeat(2_000_000), password: digest('x') }),
+    });
+    expect(huge.status).toBe(413);
+    expect(await countRows('admin_accounts')).toBe(0);
+    token = (
+      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
+        token: string;
+      }
+    ).token;
+  });
+
+  it('rejects malformed settings and key requests and changes nothing', async () => {
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', '/api/setconfig', { JF_HOST: '' }],
+      ['POST', '/api/setconfig', { JF_HOST: 'http://x', JF_API_KEY: 7 }],
+      ['POST', '/auth/configSetup', { JF_HOST: 'not a url', JF_API_KEY: 'k' }],
+      ['POST', '/api/setExternalUrl', { ExternalUrl: 'ftp://files' }],
+      ['POST', '/api/setExternalUrl', {}],
+      ['POST', '/api/setPreferredAdmin', { userid: '', username: 'x' }],
+      ['POST', '/api/setRequireLogin', { REQUIRE_LOGIN: 'no' }],
+      ['POST', '/api/updateCredentials', { username: 'admin', new_password: 'short' }],
+      ['POST', '/api/keys', { name: '' }],
+      ['POST', '/api/keys', { name: 'x'.repeat(101) }],
+      ['DELETE', '/api/keys', {}],
+      ['DELETE', '/api/keys', { id: -1 }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await harness.call(method, path, { token, body });
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body).toMatchObject({
+        status: 400,
+        code: 'bad_request',
+        message: expect.stringMatching(/^Invalid request: |JF_HOST must/),
+      });
+    }
+    expect(await countRows('api_keys')).toBe(0);
+    expect(await countRows('media_servers')).toBe(0);
+    expect(await countRows('app_settings')).toBe(0);
+  });
+});

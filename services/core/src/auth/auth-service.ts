@@ -1,0 +1,149 @@
+import type { AppConfig } from '../config/load-config.js';
+import type { Database } from '../db/database.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../logging/logger.js';
+import { clientPasswordDigest, hashPassword, verifyPassword } from './password-hash.js';
+import { signToken, verifyToken } from './tokens.js';
+import type { LoginRateLimiter } from './login-rate-limiter.js';
+
+export interface AdminPrincipal {
+  kind: 'admin' | 'api-key' | 'anonymous-admin';
+  accountId: number | undefined;
+  username: string;
+}
+
+interface AccountRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  token_version: number;
+}
+
+/** Accounts, logins and tokens. There is one administrator account (SPEC.md §6). */
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly config: Pick<AppConfig, 'jwtSecret' | 'tokenTtlHours' | 'loginLockoutMinutes'>,
+    private readonly limiter: LoginRateLimiter,
+    private readonly logger: Logger,
+  ) {}
+
+  async hasAdmin(): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_accounts');
+    return (row?.n ?? 0) > 0;
+  }
+
+  /**
+   * Creates the administrator, only while none exists: a running instance cannot be claimed by whoever
+   * arrives later. The table lock makes two simultaneous first-run requests create one account, not two.
+   */
+  async createFirstAdmin(username: string, passwordDigest: string): Promise<{ token: string }> {
+    const passwordHash = await hashPassword(passwordDigest);
+    const account = await this.db.sequelize.transaction(async (transaction) => {
+      await this.db.sequelize.query('LOCK TABLE admin_accounts IN EXCLUSIVE MODE', { transaction });
+      const [existing] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_accounts', [], transaction);
+      if ((existing?.n ?? 0) > 0) throw AppError.forbidden('An administrator account already exists');
+      const [created] = await this.db.query<AccountRow>(
+        'INSERT INTO admin_accounts (username, password_hash) VALUES ($1, $2) RETURNING id, username, password_hash, token_version',
+        [username, passwordHash],
+        transaction,
+      );
+      return created!;
+    });
+    this.logger.info({ username }, 'administrator account created');
+    return { token: this.issueToken(account) };
+  }
+
+  /** Creates the administrator from ADMIN_USERNAME / ADMIN_PASSWORD when none exists yet (GitOps). */
+  async ensureBootstrapAdmin(admin: { username: string; password: string } | undefined): Promise<void> {
+    if (!admin || (await this.hasAdmin())) return;
+    try {
+      await this.createFirstAdmin(admin.username, clientPasswordDigest(admin.password));
+    } catch (error) {
+      if (!(error instanceof AppError && error.status === 403)) throw error;
+    }
+  }
+
+  async login(username: string, passwordDigest: string, address: string): Promise<{ token: string }> {
+    const waitSeconds = await this.limiter.blockedFor(address);
+    if (waitSeconds > 0) {
+      throw new AppError(429, 'too_many_attempts', `Too many failed logins. Try again in ${Math.ceil(waitSeconds / 60)} minute(s).`, {
+        retryAfterSeconds: waitSeconds,
+      });
+    }
+    const account = await this.findByUsername(username);
+    // Hash even for an unknown user, so that timing does not tell which usernames exist.
+    const ok = account ? await verifyPassword(passwordDigest, account.password_hash) : (await hashPassword(passwordDigest), false);
+    if (!account || !ok) {
+      await this.limiter.recordFailure(address);
+      this.logger.warn({ address }, 'failed login');
+      throw AppError.unauthorized('Invalid username or password');
+    }
+    await this.limiter.reset(address);
+    return { token: this.issueToken(account) };
+  }
+
+  /** The principal behind a login token, or undefined when it is invalid, expired or revoked. */
+  async authenticateToken(token: string): Promise<AdminPrincipal | undefined> {
+    const claims = verifyToken(token, this.config.jwtSecret);
+    if (!claims) return undefined;
+    const [account] = await this.db.query<AccountRow>(
+      'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1',
+      [claims.sub],
+    );
+    if (!account || account.token_version !== claims.ver) return undefined;
+    return { kind: 'admin', accountId: account.id, username: account.username };
+  }
+
+  /**
+   * SPEC.md §5 rules. Changing the password bumps the token version, which revokes every token issued
+   * before; the caller gets a fresh token.
+   */
+  async updateCredentials(
+    accountId: number,
+    input: { username: string; currentPassword?: string | undefined; newPassword?: string | undefined },
+  ): Promise<{ isValid: boolean; errorMessage: string; token?: string }> {
+    const [account] = await this.db.query<AccountRow>(
+      'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1',
+      [accountId],
+    );
+    if (!account) return { isValid: false, errorMessage: 'Account not found' };
+    const username = input.username.trim();
+    if (!username) return { isValid: false, errorMessage: 'Username is required' };
+    if (input.currentPassword) {
+      if (!input.newPassword) return { isValid: false, errorMessage: 'New password must be at least 6 characters' };
+      if (!(await verifyPassword(input.currentPassword, account.password_hash)))
+        return { isValid: false, errorMessage: 'Current password is incorrect' };
+      const passwordHash = await hashPassword(input.newPassword);
+      const [updated] = await this.db.query<AccountRow>(
+        `UPDATE admin_accounts SET username = $2, password_hash = $3, token_version = token_version + 1, updated_at = now()
+         WHERE id = $1 RETURNING id, username, password_hash, token_version`,
+        [accountId, username, passwordHash],
+      );
+      this.logger.info({ username }, 'administrator password changed; older tokens revoked');
+      return { isValid: true, errorMessage: '', token: this.issueToken(updated!) };
+    }
+    if (input.newPassword) return { isValid: false, errorMessage: 'Enter the current password to set a new one' };
+    if (username !== account.username) {
+      await this.db.query('UPDATE admin_accounts SET username = $2, updated_at = now() WHERE id = $1', [accountId, username]);
+    }
+    return { isValid: true, errorMessage: '' };
+  }
+
+  async adminUsername(): Promise<string | undefined> {
+    const [row] = await this.db.query<{ username: string }>('SELECT username FROM admin_accounts ORDER BY id LIMIT 1');
+    return row?.username;
+  }
+
+  private async findByUsername(username: string): Promise<AccountRow | undefined> {
+    const [row] = await this.db.query<AccountRow>(
+      'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE lower(username) = lower($1)',
+      [username],
+    );
+    return row;
+  }
+
+  private issueToken(account: AccountRow): string {
+    return signToken({ sub: account.id, ver: account.token_version }, this.config.jwtSecret, this.config.tokenTtlHours * 3600);
+  }
+}

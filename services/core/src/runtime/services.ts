@@ -1,0 +1,44 @@
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../config/load-config.js';
+import type { Database } from '../db/database.js';
+import type { Logger } from '../logging/logger.js';
+import { AuthService } from '../auth/auth-service.js';
+import { ApiKeyService } from '../auth/api-key-service.js';
+import { InMemoryLoginRateLimiter, RedisLoginRateLimiter, type LoginRateLimiter } from '../auth/login-rate-limiter.js';
+import { AppSettings } from '../settings/app-settings.js';
+import { MediaServerLinks } from '../media-servers/media-server-links.js';
+import { SecretBox } from '../security/secret-box.js';
+import { UpdateChecker } from '../updates/update-check.js';
+
+/** The domain services of one process, built once from its runtime. */
+export interface Services {
+  auth: AuthService;
+  apiKeys: ApiKeyService;
+  settings: AppSettings;
+  mediaServers: MediaServerLinks;
+  updates: UpdateChecker;
+  close(): Promise<void>;
+}
+
+export function createServices(config: AppConfig, db: Database, logger: Logger): Services {
+  const windowMs = config.loginLockoutMinutes * 60_000;
+  let redis: Redis | undefined;
+  let limiter: LoginRateLimiter;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+    redis.on('error', (error) => logger.warn({ err: error.message }, 'redis (rate limiter) error'));
+    limiter = new RedisLoginRateLimiter(redis, config.redisKeyPrefix, config.loginMaxFailures, windowMs);
+  } else {
+    limiter = new InMemoryLoginRateLimiter(config.loginMaxFailures, windowMs);
+  }
+  return {
+    auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
+    apiKeys: new ApiKeyService(db),
+    settings: new AppSettings(db),
+    mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
+    updates: new UpdateChecker(config.updateCheckUrl),
+    async close() {
+      await redis?.quit().catch(() => undefined);
+    },
+  };
+}

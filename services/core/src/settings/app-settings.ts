@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Database } from '../db/database.js';
+
+/**
+ * Runtime settings edited from the dashboard, stored in app_settings as JSON. Each key has a schema and a
+ * default, so a missing or corrupt row reads as the default rather than breaking a page.
+ * Features add their keys here.
+ */
+export const settingSchemas = {
+  REQUIRE_LOGIN: z.boolean(),
+  EXTERNAL_URL: z.string(),
+  PREFERRED_ADMIN: z.object({ userid: z.string(), username: z.string() }).nullable(),
+} as const;
+
+export type SettingKey = keyof typeof settingSchemas;
+export type SettingValue<K extends SettingKey> = z.infer<(typeof settingSchemas)[K]>;
+
+export const settingDefaults: { [K in SettingKey]: SettingValue<K> } = {
+  REQUIRE_LOGIN: true,
+  EXTERNAL_URL: '',
+  PREFERRED_ADMIN: null,
+};
+
+/** How long another replica's change may take to be seen here. Changes made through this process are immediate. */
+const CACHE_MS = 2000;
+
+export class AppSettings {
+  private cache: { values: Map<string, unknown>; loadedAt: number } | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  async get<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
+    const values = await this.load();
+    const parsed = settingSchemas[key].safeParse(values.get(key));
+    return (parsed.success ? parsed.data : settingDefaults[key]) as SettingValue<K>;
+  }
+
+  async set<K extends SettingKey>(key: K, value: SettingValue<K>): Promise<void> {
+    const checked = settingSchemas[key].parse(value);
+    await this.db.query(
+      `INSERT INTO app_settings (key, value, updated_at) VALUES ($1, $2::jsonb, now())
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [key, JSON.stringify(checked)],
+    );
+    this.cache = undefined;
+  }
+
+  private async load(): Promise<Map<string, unknown>> {
+    if (this.cache && Date.now() - this.cache.loadedAt < CACHE_MS) return this.cache.values;
+    const rows = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM app_settings');
+    const values = new Map(rows.map((row) => [row.key, row.value]));
+    this.cache = { values, loadedAt: Date.now() };
+    return values;
+  }
+}

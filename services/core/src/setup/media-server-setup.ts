@@ -1,0 +1,66 @@
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../logging/logger.js';
+import { MediaServerError, probeMediaServer } from '../media-server/index.js';
+import type { MediaServerLink, MediaServerLinks } from '../media-servers/media-server-links.js';
+
+/**
+ * Links the default media server after checking it: reachable, API key accepted, kind detected
+ * (Jellyfin or Emby). Failures map to SPEC.md §8's setup catalogue: 401 for a rejected key, 404 for a URL
+ * where no media server answers, 502 when nothing answers at all or the server fails.
+ */
+export async function linkMediaServer(
+  links: MediaServerLinks,
+  input: { url: string; apiKey: string; managedBy?: MediaServerLink['managedBy'] },
+  logger: Logger,
+): Promise<MediaServerLink> {
+  const url = normaliseServerUrl(input.url);
+  let probe;
+  try {
+    probe = await probeMediaServer(url, input.apiKey);
+  } catch (error) {
+    throw toSetupError(error, url);
+  }
+  const link = await links.saveDefault({
+    name: probe.serverName || (probe.kind === 'emby' ? 'Emby' : 'Jellyfin'),
+    kind: probe.kind,
+    url,
+    apiKey: input.apiKey,
+    remoteServerId: probe.serverId,
+    version: probe.version,
+    managedBy: input.managedBy ?? 'ui',
+  });
+  logger.info({ kind: probe.kind, version: probe.version, url }, 'media server linked');
+  return link;
+}
+
+export function normaliseServerUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw AppError.badRequest('JF_HOST must be a URL such as http://192.168.1.10:8096');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.badRequest('JF_HOST must start with http:// or https://');
+  if (url.username || url.password) throw AppError.badRequest('JF_HOST must not contain a user name or password');
+  url.hash = '';
+  url.search = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+function toSetupError(error: unknown, url: string): AppError {
+  if (!(error instanceof MediaServerError)) return new AppError(502, 'media_server_error', `Could not check the media server at ${url}`);
+  switch (error.kind) {
+    case 'unauthorized':
+    case 'forbidden':
+      return new AppError(401, 'media_server_unauthorized', 'The media server rejected the API key');
+    case 'not_found':
+    case 'invalid_response':
+      return new AppError(404, 'media_server_not_found', `No Jellyfin or Emby server answers at ${url} (${error.message})`);
+    case 'invalid_request':
+      return AppError.badRequest(`JF_HOST is not usable: ${error.message}`);
+    case 'network':
+      return new AppError(502, 'media_server_unreachable', `Could not reach the media server at ${url}: ${error.message}`);
+    default:
+      return new AppError(502, 'media_server_error', `The media server answered with an error: ${error.message}`);
+  }
+}
