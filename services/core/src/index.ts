@@ -32,3 +32,4 @@ export * from './setup/media-server-setup.js';
 export * from './updates/update-check.js';
 export * from './setup/bootstrap.js';
 export * from './media-server/index.js';
+export * from './bus/ui-events.js';

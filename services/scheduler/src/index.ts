@@ -1,1 +1,2 @@
 export * from './scheduler-role.js';
+export * from './scheduler-parts.js';

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { UI_EVENTS_CHANNEL } from '@reelstat/core';
 import {
   createTestDatabase,
   testConfig,
@@ -10,7 +11,6 @@ import {
 } from '@reelstat/core/test-support/test-services.js';
 import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from './start-process.js';
-import { UI_EVENTS_CHANNEL } from '../socket/socket-gateway.js';
 
 const until = async (condition: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -82,7 +82,12 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     expect(a.runtime.queue.backend).toBe('bullmq');
     expect(b.runtime.bus.backend).toBe('redis');
 
-    const socket = connectSocket(`http://127.0.0.1:${a.port}`, { path: '/rs/socket.io/', transports: ['websocket'] });
+    const { key } = await a.runtime.services.apiKeys.create('socket test');
+    const socket = connectSocket(`http://127.0.0.1:${a.port}`, {
+      path: '/rs/socket.io/',
+      transports: ['websocket'],
+      auth: { apiKey: key },
+    });
     sockets.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());

@@ -2,16 +2,8 @@ import type { Server as HttpServer } from 'node:http';
 import { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import type { Runtime } from '@reelstat/core';
+import { UI_EVENTS_CHANNEL, type Runtime, type UiEvent } from '@reelstat/core';
 import { resolvePrincipal } from '../auth/authenticate.js';
-
-/** Bus channel on which any role asks every API replica to push an event to its browsers. */
-export const UI_EVENTS_CHANNEL = 'ui-events';
-
-export interface UiEvent {
-  event: string;
-  payload: unknown;
-}
 
 /**
  * socket.io at BASE_URL/socket.io/. In a cluster the Redis adapter lets any replica broadcast to every

@@ -1,0 +1,23 @@
+import type { Runtime } from '@reelstat/core';
+
+/**
+ * Work that runs on the scheduler leader only (the activity monitor, schedule timers). Started when this
+ * process becomes leader, stopped when it stops leading or shuts down.
+ */
+export interface LeaderLoop {
+  readonly name: string;
+  start(runtime: Runtime): Promise<() => Promise<void>>;
+}
+
+/** Queue workers: every scheduler process registers them (any of them may run a job). */
+export interface WorkerRegistration {
+  readonly name: string;
+  register(runtime: Runtime): Promise<() => Promise<void>>;
+}
+
+/**
+ * The scheduler's parts, one line per feature. A missing or duplicate name fails at start-up
+ * (see scheduler-role.ts), so a typo cannot leave a feature silently unscheduled.
+ */
+export const leaderLoops: LeaderLoop[] = [];
+export const workerRegistrations: WorkerRegistration[] = [];
