@@ -33,3 +33,4 @@ export * from './updates/update-check.js';
 export * from './setup/bootstrap.js';
 export * from './media-server/index.js';
 export * from './bus/ui-events.js';
+export * from './history/record-plays.js';

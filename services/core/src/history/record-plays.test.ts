@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { recordPlays, type PlayToRecord } from './record-plays.js';
+
+describe('recordPlays', () => {
+  let database: TestDatabase;
+  let db: Database;
+  const serverId = randomUUID();
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url, testLogger);
+    await migrateToLatest(db, testLogger);
+    await db.query(
+      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x.x.x')`,
+      [serverId],
+    );
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const play = (key: string, overrides: Partial<PlayToRecord> = {}): PlayToRecord => ({
+    serverId,
+    playKey: key,
+    source: 'monitor',
+    userId: 'u1',
+    userName: 'Alice',
+    itemId: 'm1',
+    itemName: 'Heat',
+    libraryId: 'lib-movies',
+    client: 'Jellyfin Web',
+    playMethod: 'DirectPlay',
+    startedAt: new Date('2026-03-01T22:30:00Z'),
+    endedAt: new Date('2026-03-01T23:30:00Z'),
+    playedSeconds: 3000.4,
+    pausedSeconds: 600,
+    ...overrides,
+  });
+
+  it('writes history and rollups together, and skips plays it already has', async () => {
+    expect(
+      await recordPlays(db, [
+        play('a'),
+        play('b', { playedSeconds: 100 }),
+        play('c', { startedAt: new Date('2026-03-02T01:00:00Z'), playedSeconds: 50 }),
+      ]),
+    ).toBe(3);
+    expect(await recordPlays(db, [play('a'), play('b'), play('d', { playMethod: 'Transcode', playedSeconds: 10 })])).toBe(1);
+
+    const history = await db.query<{ play_key: string; played_seconds: number; paused_seconds: number }>(
+      'SELECT play_key, played_seconds, paused_seconds FROM playback_history ORDER BY play_key',
+    );
+    expect(history).toEqual([
+      { play_key: 'a', played_seconds: 3000, paused_seconds: 600 },
+      { play_key: 'b', played_seconds: 100, paused_seconds: 600 },
+      { play_key: 'c', played_seconds: 50, paused_seconds: 600 },
+      { play_key: 'd', played_seconds: 10, paused_seconds: 600 },
+    ]);
+    const rollups = await db.query<{ day: string; play_method: string; plays: number; played_seconds: number }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, play_method, plays, played_seconds FROM daily_rollups ORDER BY day, play_method`,
+    );
+    expect(rollups).toEqual([
+      { day: '2026-03-01', play_method: 'DirectPlay', plays: 2, played_seconds: 3100 },
+      { day: '2026-03-01', play_method: 'Transcode', plays: 1, played_seconds: 10 },
+      { day: '2026-03-02', play_method: 'DirectPlay', plays: 1, played_seconds: 50 },
+    ]);
+  });
+
+  it('is atomic with the caller transaction', async () => {
+    await expect(
+      db.sequelize.transaction(async (transaction) => {
+        await recordPlays(db, [play('rolled-back')], transaction);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    const rows = await db.query(`SELECT 1 FROM playback_history WHERE play_key = 'rolled-back'`);
+    expect(rows).toEqual([]);
+  });
+});
