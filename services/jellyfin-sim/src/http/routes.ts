@@ -164,36 +164,33 @@ export function buildRoutes(st: SimulatorState): Route[] {
       sortOrder: ['Descending'],
     };
     const ids = st.engine.run(base);
-    const out: SimItem[] = [];
-    const groups = new Map<string, { item: SimItem; count: number }>();
+    // UserViewManager.GetLatestItems: episodes group under their series and tracks under their album; a group
+    // of one is returned as the item itself, larger groups as the container with ChildCount = group size.
+    const entries: { key: string; first: SimItem; parent?: SimItem; count: number }[] = [];
+    const byKey = new Map<string, { key: string; first: SimItem; parent?: SimItem; count: number }>();
     for (const id of ids) {
-      if (out.length >= limit) break;
       const it = st.store.get(id) as SimItem;
       if (it.extraType) continue;
-      if (group && (it.kind === 'Episode' || it.kind === 'Audio')) {
-        const parentId = it.kind === 'Episode' ? it.seriesId : it.albumId;
-        const parent = parentId ? st.store.get(parentId) : undefined;
-        if (parent) {
-          const g = groups.get(parent.id);
-          if (g) g.count++;
-          else {
-            groups.set(parent.id, { item: parent, count: 1 });
-            out.push(parent);
-          }
-          continue;
-        }
+      const parentId = group ? (it.kind === 'Episode' ? it.seriesId : it.kind === 'Audio' ? it.albumId : undefined) : undefined;
+      const parent = parentId ? st.store.get(parentId) : undefined;
+      const key = parent ? parent.id : it.id;
+      const existing = byKey.get(key);
+      if (existing) {
+        existing.count++;
+        continue;
       }
-      out.push(it);
+      if (entries.length >= limit) break;
+      const entry = { key, first: it, parent, count: 1 };
+      entries.push(entry);
+      byKey.set(key, entry);
     }
     const dctx = dtoCtx(p, u);
     sendJson(
       ctx.res,
       200,
-      out.map((it) => {
-        const d = itemDto(it, dctx);
-        const g = groups.get(it.id);
-        if (g) d.ChildCount = g.count;
-        return d;
+      entries.map((e) => {
+        if (e.parent && e.count > 1) return { ...itemDto(e.parent, dctx), ChildCount: e.count };
+        return itemDto(e.first, dctx);
       }),
     );
   };
