@@ -448,7 +448,7 @@ export abstract class MediaServerClient {
       const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
       const started = performance.now();
       try {
-        const res = await fetch(url, { method: request.method, headers, body, signal, redirect: 'follow' });
+        const res = await this.fetchFollowingSameOrigin(url, { method: request.method, headers, body, signal }, label);
         if (res.ok || request.passStatus?.includes(res.status)) {
           const value = await read(res, label);
           this.logger?.debug(
@@ -490,6 +490,35 @@ export abstract class MediaServerClient {
         `media server request failed, retrying: ${failure.detail}`,
       );
       await sleep(waitMs, request.signal);
+    }
+  }
+
+  /**
+   * Redirects are followed only within the same origin (e.g. /jellyfin → /jellyfin/): fetch would carry
+   * X-Emby-Token to any other host, and silently drop Authorization on http → https, ending in a puzzling 401.
+   * A redirect elsewhere fails with the target, so the address can be corrected.
+   */
+  private async fetchFollowingSameOrigin(url: URL, init: RequestInit, label: RequestLabel): Promise<Response> {
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      const res = await fetch(target, { ...init, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status > 399 || res.status === 304 || !location) return res;
+      await res.body?.cancel();
+      const next = new URL(location, target);
+      const keepsBody = res.status === 307 || res.status === 308;
+      let problem: string | undefined;
+      if (next.origin !== target.origin) problem = `the server redirects to ${next.origin}${next.pathname}; configure that address instead`;
+      else if (hop >= 5) problem = 'too many redirects';
+      else if (init.method !== 'GET' && !keepsBody) problem = `${init.method} redirected with HTTP ${res.status}`;
+      if (problem) {
+        throw new MediaServerError('http', `${label.method} ${label.path}: ${problem} (HTTP ${res.status})`, {
+          status: res.status,
+          method: label.method,
+          path: label.path,
+        });
+      }
+      target = next;
     }
   }
 }

@@ -22,7 +22,7 @@ export class Semaphore {
 
   /** Resolves with a release function (safe to call twice) once a slot is free. */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    signal?.throwIfAborted();
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.active < this.limit) {
       this.active++;
       return Promise.resolve(this.releaser());
