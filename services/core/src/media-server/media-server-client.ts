@@ -460,7 +460,7 @@ export abstract class MediaServerClient {
         const text = await res.text();
         failure = statusFailure(res.status, res.statusText, text, res.headers.get('content-type'));
         if (failure.kind === 'not_found' && request.notFound) failure.detail = `${request.notFound} (HTTP 404)`;
-        retryAfterMs = parseRetryAfterMs(res.headers.get('retry-after'), this.now());
+        retryAfterMs = parseRetryAfterMs(res.headers.get('retry-after'), Date.now());
       } catch (error) {
         if (error instanceof MediaServerError) throw error;
         if (request.signal?.aborted) throw request.signal.reason;
