@@ -1,5 +1,6 @@
 import type { MigrationContext } from '../migrate.js';
 import { initialSchema } from './0001-initial-schema.js';
+import { syncAndTasks } from './0002-sync-and-tasks.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema];
+export const migrations: Migration[] = [initialSchema, syncAndTasks];
