@@ -16,7 +16,7 @@ const alias = [
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ['services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'scripts/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     globalSetup: [here('./scripts/test/global-setup.ts')],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -21,9 +22,13 @@ const proxied = [
 
 export default defineConfig({
   plugins: [react()],
+  // The API contract (zod schemas) is shared with the server: one source for both sides.
+  resolve: {
+    alias: { '@reelstat/contract': fileURLToPath(new URL('../services/core/src/contract/index.ts', import.meta.url)) },
+  },
   // Relative asset URLs: the server adds <base href> for BASE_URL, so one build serves any sub-path.
   base: './',
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200 },
   server: {
     port: 5173,
     proxy: {

@@ -1,34 +1,126 @@
-import { useEffect, useState } from 'react';
-import { apiBase } from './api-base';
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { ApiError } from './api/client';
+import { useConfig, useSetupState } from './api/auth';
+import { getStoredToken, STORAGE } from './store/preferences';
+import { Toaster } from './components/toasts';
+import { Layout } from './routes/Layout';
+import { Panel } from './components/Panel';
 
-type Status = { kind: 'loading' } | { kind: 'ready'; state: number; version: string } | { kind: 'unreachable' };
+const Setup = lazy(() => import('./routes/setup/Setup'));
+const Login = lazy(() => import('./routes/login/Login'));
 
-const STATE_TEXT: Record<number, string> = {
-  0: 'Not configured yet: the setup screens arrive with the dashboard.',
-  1: 'An administrator exists; the media server is not linked yet.',
-  2: 'Ready.',
-};
+// Route-level code splitting: each screen is its own chunk.
+const Home = lazy(() => import('./routes/home/Home'));
+const Settings = lazy(() => import('./routes/settings/Settings'));
+const Users = lazy(() => import('./routes/users/Users'));
+const UserDetail = lazy(() => import('./routes/users/UserDetail'));
+const Libraries = lazy(() => import('./routes/libraries/Libraries'));
+const LibraryDetail = lazy(() => import('./routes/libraries/LibraryDetail'));
+const ItemDetail = lazy(() => import('./routes/items/ItemDetail'));
+const Statistics = lazy(() => import('./routes/statistics/Statistics'));
+const Activity = lazy(() => import('./routes/activity/Activity'));
+const Timeline = lazy(() => import('./routes/timeline/Timeline'));
+const About = lazy(() => import('./routes/about/About'));
+const TestingSessions = lazy(() => import('./routes/testing/TestingSessions'));
+const TestingStats = lazy(() => import('./routes/testing/TestingStats'));
+const NotFound = lazy(() => import('./routes/NotFound'));
 
-/** The first screen: shows the setup state from the server. The full dashboard replaces it. */
-export function App() {
-  const [status, setStatus] = useState<Status>({ kind: 'loading' });
-  useEffect(() => {
-    fetch(`${apiBase}/auth/isConfigured`)
-      .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
-      .then((body: { state: number; version: string }) => setStatus({ kind: 'ready', ...body }))
-      .catch(() => setStatus({ kind: 'unreachable' }));
-  }, []);
+/** The router base: the <base href> the server injects for BASE_URL ("/" without one). */
+function routerBase(): string {
+  const base = new URL(document.baseURI).pathname.replace(/\/$/, '');
+  return base || '/';
+}
+
+let router: ReturnType<typeof createBrowserRouter> | null = null;
+function appRouter() {
+  router ??= createBrowserRouter(
+    [
+      {
+        element: <Layout />,
+        children: [
+          { path: '/', element: <Home /> },
+          { path: '/settings', element: <Settings /> },
+          { path: '/users', element: <Users /> },
+          { path: '/users/:userId', element: <UserDetail /> },
+          { path: '/libraries', element: <Libraries /> },
+          { path: '/libraries/item/:itemId', element: <ItemDetail /> },
+          { path: '/libraries/:libraryId', element: <LibraryDetail /> },
+          { path: '/statistics', element: <Statistics /> },
+          { path: '/activity', element: <Activity /> },
+          { path: '/timeline', element: <Timeline /> },
+          { path: '/about', element: <About /> },
+          { path: '/testing/sessions', element: <TestingSessions /> },
+          { path: '/testing/stats', element: <TestingStats /> },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+    { basename: routerBase() },
+  );
+  return router;
+}
+
+function FullScreen({ children }: { children: React.ReactNode }) {
+  return <div className="flex min-h-screen items-center justify-center p-4">{children}</div>;
+}
+
+function Loading() {
   return (
-    <main className="shell">
-      <h1>Reelstat</h1>
-      {status.kind === 'loading' && <p>Loading…</p>}
-      {status.kind === 'unreachable' && <p role="alert">Error: Unable to connect to Reelstat Backend</p>}
-      {status.kind === 'ready' && (
-        <>
-          <p>{STATE_TEXT[status.state] ?? `State ${status.state}`}</p>
-          <p className="muted">Version {status.version}</p>
-        </>
-      )}
-    </main>
+    <FullScreen>
+      <Panel isLoading>{null}</Panel>
+    </FullScreen>
+  );
+}
+
+/** Setup state routing (SPEC.md §2 App shell): 0 setup, 1 or no token login, 2 dashboard. */
+export function App() {
+  const { t } = useTranslation();
+  const setup = useSetupState();
+  const hasToken = getStoredToken() !== null;
+  const state = setup.data?.state;
+  // With require-login off the config answers without a token, so it is asked for even without one.
+  const config = useConfig(state === 2);
+  const denied = config.error instanceof ApiError && (config.error.status === 401 || config.error.status === 403);
+
+  useEffect(() => {
+    // A 401/403 on the config with a stored token: the session is stale. Clear it and start over (SPEC.md §4).
+    if (denied && hasToken) {
+      localStorage.clear();
+      window.location.reload();
+    }
+    if (config.data) localStorage.setItem(STORAGE.config, JSON.stringify(config.data));
+  }, [denied, hasToken, config.data]);
+
+  let screen: React.ReactNode;
+  if (setup.isLoading) screen = <Loading />;
+  else if (setup.error || state === undefined)
+    screen = (
+      <FullScreen>
+        <p role="alert" className="text-lg text-red-400">
+          {t('app.unreachable', { product: 'Reelstat' })}
+        </p>
+      </FullScreen>
+    );
+  else if (state === 0) screen = <Setup step={1} />;
+  else if (state === 1) screen = hasToken ? <Setup step={2} /> : <Login />;
+  else if (config.isLoading) screen = <Loading />;
+  else if (denied) screen = hasToken ? <Loading /> : <Login />;
+  else if (config.error)
+    screen = (
+      <FullScreen>
+        <p role="alert" className="text-lg text-red-400">
+          {t('app.configError')}
+        </p>
+      </FullScreen>
+    );
+  else screen = <RouterProvider router={appRouter()} />;
+
+  return (
+    <>
+      <Suspense fallback={<Loading />}>{screen}</Suspense>
+      <Toaster />
+    </>
   );
 }

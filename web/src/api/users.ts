@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from './client';
+import type { UserDetails } from './provisional-contract';
+
+export function useUntrackedUsers() {
+  return useQuery({ queryKey: ['untracked-users'], queryFn: () => api<string[]>('/api/UntrackedUsers') });
+}
+export const setUntrackedUser = (userId: string) => api<string[]>('/api/setUntrackedUsers', { method: 'POST', body: { userId } });
+
+export function useUserDetails(userid: string) {
+  return useQuery({
+    queryKey: ['user', userid],
+    queryFn: async () => {
+      const answer = await api<UserDetails | UserDetails[]>('/api/getUserDetails', { method: 'POST', body: { userid } });
+      return Array.isArray(answer) ? (answer[0] ?? null) : answer;
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { Suspense, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Sidebar } from './Sidebar';
+import { SocketProvider } from '../socket/socket';
+import { TaskEventToasts } from './TaskEventToasts';
+import { Panel } from '../components/Panel';
+
+/** Sidebar + the routed screen; the socket lives here (only logged-in screens use it). */
+export function Layout() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <SocketProvider>
+      <TaskEventToasts />
+      <div className="flex min-h-screen">
+        <Sidebar open={open} onNavigate={() => setOpen(false)} />
+        <div className="min-w-0 flex-1">
+          <header className="flex items-center gap-3 border-b border-gray-800 px-4 py-3 lg:hidden">
+            <button
+              type="button"
+              className="btn-secondary px-2 py-1"
+              aria-label={t('nav.menu')}
+              aria-expanded={open}
+              onClick={() => setOpen(!open)}
+            >
+              ☰
+            </button>
+            <span className="font-semibold">Reelstat</span>
+          </header>
+          <main className="mx-auto w-full max-w-7xl p-3 sm:p-6">
+            <Suspense fallback={<Panel isLoading>{null}</Panel>}>
+              <Outlet />
+            </Suspense>
+          </main>
+        </div>
+      </div>
+    </SocketProvider>
+  );
+}

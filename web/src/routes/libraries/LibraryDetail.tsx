@@ -1,0 +1,64 @@
+import { useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useLibrary } from '../../api/library';
+import { useGenreLibraryStats, useLibraryLastPlayed } from '../../api/stats';
+import { Panel } from '../../components/Panel';
+import { Tabs } from '../../components/inputs';
+import { GlobalStats } from '../../components/stats/GlobalStats';
+import { GenreRadars } from '../../components/stats/GenreRadar';
+import { LastPlayedGrid } from '../../components/stats/LastPlayedGrid';
+import { ActivityTable } from '../../components/activity/ActivityTable';
+import { STORAGE, usePreference } from '../../store/preferences';
+import { LibraryItems } from './LibraryItems';
+import { PurgeOptions } from './PurgeOptions';
+import { LibraryCard } from './Libraries';
+
+const TABS = ['overview', 'items', 'activity', 'options'] as const;
+type Tab = (typeof TABS)[number];
+
+export default function LibraryDetail() {
+  const { t } = useTranslation();
+  const { libraryId = '' } = useParams();
+  const library = useLibrary(libraryId);
+  const genres = useGenreLibraryStats(libraryId);
+  const lastPlayed = useLibraryLastPlayed(libraryId);
+  // The last-selected tab is remembered per library.
+  const [stored, setTab] = usePreference<string>(STORAGE.libraryTab(libraryId), 'overview');
+  const tab: Tab = (TABS as readonly string[]).includes(stored) ? (stored as Tab) : 'overview';
+  const data = library.data;
+  return (
+    <div>
+      <Panel isLoading={library.isLoading} error={library.error} isEmpty={!data} empty="libraries.notFound">
+        <h1 className="page-title">
+          {data?.Name} {data?.archived && <span className="badge ml-2 bg-gray-700 align-middle text-gray-200">{t('common.archived')}</span>}
+        </h1>
+      </Panel>
+      <Tabs
+        label={t('libraries.tabs.label')}
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: 'overview', label: t('common.tabs.overview') },
+          { id: 'items', label: t('libraries.tabs.items') },
+          { id: 'activity', label: t('common.tabs.activity') },
+          { id: 'options', label: t('common.tabs.options') },
+        ]}
+      />
+      {tab === 'overview' && (
+        <>
+          <GlobalStats scope={{ libraryid: libraryId }} />
+          <GenreRadars query={genres} />
+          {data && !data.archived && (
+            <div className="mb-6 max-w-md">
+              <LibraryCard library={data} />
+            </div>
+          )}
+          <LastPlayedGrid query={lastPlayed} />
+        </>
+      )}
+      {tab === 'items' && <LibraryItems libraryId={libraryId} />}
+      {tab === 'activity' && <ActivityTable scope={{ kind: 'library', id: libraryId }} />}
+      {tab === 'options' && <PurgeOptions target="library" id={libraryId} name={data?.Name ?? ''} />}
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { Fragment, useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAllUserActivity } from '../../api/stats';
+import { setUntrackedUser, useUntrackedUsers } from '../../api/users';
+import { errorMessage } from '../../api/client';
+import type { UserActivityRow } from '../../api/provisional-contract';
+import { Panel } from '../../components/Panel';
+import { Avatar } from '../../components/media';
+import { PageSizeSelect, Pager, SearchInput } from '../../components/inputs';
+import { toast } from '../../components/toasts';
+import { agoParts, formatDuration } from '../../lib/format';
+import { STORAGE, usePreference } from '../../store/preferences';
+
+export const USER_SORTS = ['UserName', 'Tracked', 'LastWatched', 'LastClient', 'TotalPlays', 'TotalWatchTime', 'LastSeen'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+function lastSeenSeconds(row: UserActivityRow): number {
+  const p = row.LastSeen;
+  if (!p) return Number.POSITIVE_INFINITY;
+  return (p.days ?? 0) * 86400 + (p.hours ?? 0) * 3600 + (p.minutes ?? 0) * 60 + (p.seconds ?? 0);
+}
+
+/** Sort value of a column; LastSeen sorts by how recent (less time ago first when ascending). */
+export function userSortValue(row: UserActivityRow, column: UserSort): string | number {
+  switch (column) {
+    case 'UserName':
+      return row.UserName.toLowerCase();
+    case 'Tracked':
+      return row.Tracked === false ? 0 : 1;
+    case 'LastWatched':
+      return (row.LastWatched ?? '').toLowerCase();
+    case 'LastClient':
+      return (row.LastClient ?? '').toLowerCase();
+    case 'TotalPlays':
+      return row.TotalPlays ?? 0;
+    case 'TotalWatchTime':
+      return row.TotalWatchTime ?? 0;
+    case 'LastSeen':
+      return lastSeenSeconds(row);
+  }
+}
+
+export function sortUsers(rows: readonly UserActivityRow[], column: UserSort, desc: boolean): UserActivityRow[] {
+  return [...rows].sort((a, b) => {
+    const x = userSortValue(a, column);
+    const y = userSortValue(b, column);
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    return desc ? -order : order;
+  });
+}
+
+export function Ago({ parts }: { parts: UserActivityRow['LastSeen'] }) {
+  const { t } = useTranslation();
+  const ago = agoParts(parts);
+  if (!ago) return <>{t('common.never')}</>;
+  return <>{t(`common.ago.${ago.unit}`, { count: ago.value })}</>;
+}
+
+export default function Users() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const query = useAllUserActivity();
+  const untracked = useUntrackedUsers();
+  const [size, setSize] = usePreference(STORAGE.pageSize, 10);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<UserSort>('LastSeen');
+  const [desc, setDesc] = useState(false);
+  const [page, setPage] = useState(1);
+  const onSearch = useCallback((text: string) => {
+    setSearch(text);
+    setPage(1);
+  }, []);
+  const rows = useMemo(() => {
+    const untrackedIds = new Set(untracked.data ?? []);
+    const withTracked = (query.data ?? []).map((row) => ({ ...row, Tracked: !untrackedIds.has(row.UserId) }));
+    const needle = search.trim().toLowerCase();
+    const found = needle
+      ? withTracked.filter((row) => row.UserName.toLowerCase().includes(needle) || (row.LastWatched ?? '').toLowerCase().includes(needle))
+      : withTracked;
+    return sortUsers(found, sort, desc);
+  }, [query.data, untracked.data, search, sort, desc]);
+  const pages = Math.max(1, Math.ceil(rows.length / size));
+  const shown = rows.slice((Math.min(page, pages) - 1) * size, Math.min(page, pages) * size);
+
+  async function toggleTracked(userId: string) {
+    try {
+      const list = await setUntrackedUser(userId);
+      queryClient.setQueryData(['untracked-users'], list);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+  const header = (column: UserSort) => (
+    <th aria-sort={sort === column ? (desc ? 'descending' : 'ascending') : 'none'}>
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 hover:text-white"
+        onClick={() => {
+          if (sort === column) setDesc(!desc);
+          else {
+            setSort(column);
+            setDesc(column === 'TotalPlays' || column === 'TotalWatchTime');
+          }
+        }}
+      >
+        {t(`users.columns.${column}`)}
+        <span aria-hidden>{sort === column ? (desc ? '▼' : '▲') : ''}</span>
+      </button>
+    </th>
+  );
+  return (
+    <div>
+      <h1 className="page-title">{t('nav.users')}</h1>
+      <div className="mb-3 flex flex-wrap items-center gap-3">
+        <SearchInput value={search} onSearch={onSearch} label={t('users.search')} />
+        <PageSizeSelect
+          value={size}
+          onChange={(next) => {
+            setSize(next);
+            setPage(1);
+          }}
+        />
+      </div>
+      <Panel isLoading={query.isLoading} error={query.error} isEmpty={rows.length === 0} empty="users.empty">
+        <div className="overflow-x-auto rounded-lg border border-gray-800">
+          <table className="table" data-testid="users-table">
+            <thead>
+              <tr>
+                <th>
+                  <span className="sr-only">{t('users.avatar')}</span>
+                </th>
+                {USER_SORTS.map((column) => (
+                  <Fragment key={column}>{header(column)}</Fragment>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
+                <tr key={row.UserId} data-testid="user-row">
+                  <td>
+                    <Avatar userId={row.UserId} hasImage={Boolean(row.PrimaryImageTag)} name={row.UserName} />
+                  </td>
+                  <td>
+                    <Link className="link" to={`/users/${row.UserId}`}>
+                      {row.UserName}
+                    </Link>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className={row.Tracked ? 'text-emerald-400' : 'text-gray-500'}
+                      aria-pressed={row.Tracked}
+                      aria-label={t('users.trackedToggle', { name: row.UserName })}
+                      title={row.Tracked ? t('users.tracked') : t('users.untracked')}
+                      onClick={() => void toggleTracked(row.UserId)}
+                    >
+                      {row.Tracked ? '●' : '○'}
+                    </button>
+                  </td>
+                  <td className="min-w-40">
+                    {row.LastWatched ? (
+                      row.NowPlayingItemId ? (
+                        <Link className="hover:underline" to={`/libraries/item/${row.NowPlayingItemId}`}>
+                          {row.LastWatched}
+                        </Link>
+                      ) : (
+                        row.LastWatched
+                      )
+                    ) : (
+                      t('common.na')
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap">{row.LastClient ?? t('common.na')}</td>
+                  <td className="text-right tabular-nums">{row.TotalPlays ?? 0}</td>
+                  <td className="whitespace-nowrap">{formatDuration(row.TotalWatchTime ?? 0)}</td>
+                  <td className="whitespace-nowrap">
+                    <Ago parts={row.LastSeen} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="mt-3 flex justify-end">
+          <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} />
+        </div>
+      </Panel>
+    </div>
+  );
+}
