@@ -30,7 +30,9 @@ let skipped = 0;
 if (existsSync(report)) {
   const summary = JSON.parse(readFileSync(report, 'utf8'));
   passed = summary.numPassedTests ?? 0;
-  failed = (summary.numFailedTests ?? 0) + (summary.numFailedTestSuites ?? 0);
+  // A file that fails to load has no test results of its own: count it as one failure.
+  const brokenFiles = (summary.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
+  failed = (summary.numFailedTests ?? 0) + brokenFiles;
   skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
 }
 if (result.status !== 0 && failed === 0) failed = 1;
