@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Runtime } from '@reelstat/core';
-import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
+import { createTestDatabase, testConfig, testLogger, type TestDatabase, waitUntil } from '@reelstat/core/test-support/test-services.js';
 import { SchedulerRole } from './scheduler-role.js';
 import type { LeaderLoop } from './scheduler-parts.js';
-
-const until = async (condition: () => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe('SchedulerRole', () => {
   let database: TestDatabase;
@@ -48,7 +40,7 @@ describe('SchedulerRole', () => {
     const stopB = await b.start(await runtime());
     expect(events).toEqual(['a:start']);
     await stopA();
-    await until(() => events.includes('b:start'));
+    await waitUntil(() => events.includes('b:start'));
     expect(events).toEqual(['a:start', 'a:stop', 'b:start']);
     await stopB();
     expect(events).toEqual(['a:start', 'a:stop', 'b:start', 'b:stop']);

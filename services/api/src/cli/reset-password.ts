@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import { ConfigError, clientPasswordDigest, createLogger, hashPassword, loadConfig, openDatabase } from '@reelstat/core';
+import { ConfigError, clientPasswordDigest, createLogger, hashPassword, isProcessAlive, loadConfig, openDatabase } from '@reelstat/core';
 
 /**
  * Resets the administrator's password from the command line (docs/security.md):
@@ -27,7 +27,7 @@ async function main() {
     const pidFile = path.join(dir, 'cluster/postmaster.pid');
     const password = readFileSync(path.join(dir, 'password'), 'utf8').trim();
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
-    if (pid > 0 && isAlive(pid)) {
+    if (pid > 0 && isProcessAlive(pid)) {
       // Reelstat is running: use its PostgreSQL.
       const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
       url = `postgres://reelstat:${encodeURIComponent(password)}@127.0.0.1:${port}/reelstat`;
@@ -51,15 +51,6 @@ async function main() {
   } finally {
     await db.close();
     await stopEmbedded?.();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

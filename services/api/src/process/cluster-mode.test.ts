@@ -8,17 +8,10 @@ import {
   testRedisUrl,
   uniqueRedisPrefix,
   type TestDatabase,
+  waitUntil,
 } from '@reelstat/core/test-support/test-services.js';
 import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from './start-process.js';
-
-const until = async (condition: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 describe('cluster mode (external PostgreSQL and Redis)', () => {
   let database: TestDatabase;
@@ -56,14 +49,14 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     const b = await spawnReelstat(env);
     spawned.push(b);
     await b.waitReady();
-    await until(async () => (await leaderGauge(a.port)) === 1);
+    await waitUntil(async () => (await leaderGauge(a.port)) === 1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect([await leaderGauge(a.port), await leaderGauge(b.port)]).toEqual([1, 0]);
 
     const killedAt = Date.now();
     a.child.kill('SIGKILL');
     await a.exited;
-    await until(async () => (await leaderGauge(b.port)) === 1, 10_000);
+    await waitUntil(async () => (await leaderGauge(b.port)) === 1, 10_000);
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs).toBeLessThan(10_000);
     // A process without the api role serves probes and metrics but no API.
@@ -100,7 +93,7 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     b.io!.emit('task-list', [{ name: 'Full Sync', running: false }]);
     // A role without sockets publishes on the bus; every API replica relays to its own browsers once.
     await b.runtime.bus.publish(UI_EVENTS_CHANNEL, { event: 'sessions', payload: [] });
-    await until(() => received.length >= 2);
+    await waitUntil(() => received.length >= 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received).toEqual(
       expect.arrayContaining([
@@ -116,7 +109,7 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
       ran.push(job.data.from);
     });
     await b.runtime.queue.enqueue('probe', { from: 'b' });
-    await until(() => ran.length === 1);
+    await waitUntil(() => ran.length === 1);
     expect(ran).toEqual(['b']);
   }, 60_000);
 });

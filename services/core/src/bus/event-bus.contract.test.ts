@@ -2,15 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { RedisBus } from './redis-bus.js';
-import { testLogger, testRedisUrl, uniqueRedisPrefix } from '../test-support/test-services.js';
-
-const until = async (condition: () => boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+import { testLogger, testRedisUrl, uniqueRedisPrefix, waitUntil } from '../test-support/test-services.js';
 
 const backends: Array<{ name: string; pair: () => [EventBus, EventBus] }> = [
   {
@@ -45,7 +37,7 @@ describe.each(backends)('event bus contract: $name', ({ pair }) => {
     await subscriber.subscribe('other', () => received.push('wrong channel'));
     const message = { event: 'playback_started', user: 'u1', at: '2026-01-01T00:00:00.000Z' };
     await publisher.publish('playback', message);
-    await until(() => received.length === 2);
+    await waitUntil(() => received.length === 2);
     expect(received).toEqual([message, message]);
     expect(received[0]).not.toBe(message);
   });
@@ -56,7 +48,7 @@ describe.each(backends)('event bus contract: $name', ({ pair }) => {
     const received: unknown[] = [];
     const unsubscribe = await subscriber.subscribe('tasks', (message) => received.push(message));
     await publisher.publish('tasks', 1);
-    await until(() => received.length === 1);
+    await waitUntil(() => received.length === 1);
     await unsubscribe();
     await publisher.publish('tasks', 2);
     await new Promise((resolve) => setTimeout(resolve, 200));

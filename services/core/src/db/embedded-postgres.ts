@@ -141,7 +141,7 @@ export class EmbeddedPostgres {
     const pidFile = path.join(clusterDir, 'postmaster.pid');
     if (!existsSync(pidFile)) return;
     const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-    if (!Number.isInteger(pid) || !isAlive(pid)) return;
+    if (!Number.isInteger(pid) || !isProcessAlive(pid)) return;
     this.logger.warn({ pid }, 'stopping an embedded PostgreSQL left over from an earlier run');
     await run(bin.pg_ctl, ['stop', '-D', clusterDir, '-m', 'fast', '-w', '-t', '30'], { ...(owner ?? {}) }).catch(() => undefined);
   }
@@ -218,7 +218,8 @@ async function grantTraversal(dir: string, logger: Logger) {
   await chmod(dir, 0o711);
 }
 
-function isAlive(pid: number): boolean {
+/** True while a process with this pid exists (signal 0 checks without signalling). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresAdvisoryLeader } from './postgres-advisory-leader.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
-
-const until = async (condition: () => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
+import { createTestDatabase, testLogger, type TestDatabase, waitUntil } from '../test-support/test-services.js';
 
 describe('PostgresAdvisoryLeader', () => {
   let database: TestDatabase;
@@ -35,7 +27,7 @@ describe('PostgresAdvisoryLeader', () => {
 
     const stoppedAt = Date.now();
     await a.stop();
-    await until(() => b.isLeader);
+    await waitUntil(() => b.isLeader);
     expect(Date.now() - stoppedAt).toBeLessThan(3000);
     expect(a.isLeader).toBe(false);
     expect(changes).toEqual(['a:true', 'a:false', 'b:true']);
@@ -66,8 +58,8 @@ describe('PostgresAdvisoryLeader', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'reelstat-leader-failover' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
     );
     await admin.end();
-    await until(() => !a.isLeader);
-    await until(() => b.isLeader || a.isLeader);
+    await waitUntil(() => !a.isLeader);
+    await waitUntil(() => b.isLeader || a.isLeader);
     // Exactly one leads again.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(Number(a.isLeader) + Number(b.isLeader)).toBe(1);

@@ -2,22 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JobQueue } from './job-queue.js';
 import { InProcessQueue } from './in-process-queue.js';
 import { BullMqQueue } from './bullmq-queue.js';
-import { testLogger, testRedisUrl, uniqueRedisPrefix } from '../test-support/test-services.js';
+import { testLogger, testRedisUrl, uniqueRedisPrefix, waitUntil } from '../test-support/test-services.js';
 
-const until = async (condition: () => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-const untilAsync = async (condition: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -59,7 +45,7 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
       runs.push(`b:${job.data.n}`);
     });
     await a.enqueue('sync', { n: 1 });
-    await until(() => runs.length >= 1);
+    await waitUntil(() => runs.length >= 1);
     await sleep(300);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatch(/^[ab]:1$/);
@@ -76,12 +62,12 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
       await gate;
     });
     expect((await a.enqueue('full-sync', { n: 1 }, { jobId: 'full-sync' })).added).toBe(true);
-    await until(() => runs.length === 1);
+    await waitUntil(() => runs.length === 1);
     expect((await b.enqueue('full-sync', { n: 2 }, { jobId: 'full-sync' })).added).toBe(false);
     release();
-    await untilAsync(async () => (await a.depth('full-sync')) === 0);
+    await waitUntil(async () => (await a.depth('full-sync')) === 0);
     expect((await b.enqueue('full-sync', { n: 3 }, { jobId: 'full-sync' })).added).toBe(true);
-    await until(() => runs.length === 2);
+    await waitUntil(() => runs.length === 2);
     expect(runs).toEqual([1, 3]);
   });
 
@@ -101,7 +87,7 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
     await a.work('partial-sync', handler);
     await b.work('partial-sync', handler);
     for (let i = 0; i < 6; i++) await (i % 2 ? a : b).enqueue('partial-sync', { i });
-    await until(() => done === 6, 20_000);
+    await waitUntil(() => done === 6, 20_000);
     expect(maxRunning).toBe(1);
   });
 
@@ -119,7 +105,7 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
       seen.push('import');
     });
     await a.enqueue('import', {});
-    await until(() => seen.length === 3);
+    await waitUntil(() => seen.length === 3);
     expect(seen.filter((kind) => kind === 'backup')).toHaveLength(2);
     expect(seen).toContain('import');
   });
@@ -133,7 +119,7 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
       ranAt = Date.now();
     });
     await a.enqueue('later', {}, { delayMs: 300 });
-    await until(() => ranAt > 0);
+    await waitUntil(() => ranAt > 0);
     expect(ranAt - startedAt).toBeGreaterThanOrEqual(250);
   });
 
@@ -147,7 +133,7 @@ describe.each(backends)('job queue contract: $name', ({ pair }) => {
     });
     await a.enqueue('flaky', { n: 1 });
     await a.enqueue('flaky', { n: 2 });
-    await until(() => seen.length === 2);
+    await waitUntil(() => seen.length === 2);
     expect(seen).toEqual([1, 2]);
   });
 });

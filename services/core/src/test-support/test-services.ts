@@ -59,3 +59,12 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     },
   );
 }
+
+/** Polls a condition (sync or async) until it holds; fails with a clear message after timeoutMs. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, intervalMs = 25): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
