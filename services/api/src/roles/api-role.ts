@@ -6,10 +6,15 @@ import { authRoutes } from '../auth/auth-routes.js';
 import { settingsRoutes } from '../settings/settings-routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys-routes.js';
 import { staticWeb } from '../web/static-web.js';
+import { syncRoutes } from '../sync/sync-routes.js';
+import { tasksRoutes } from '../tasks/tasks-routes.js';
+import { statsRoutes } from '../stats/stats-routes.js';
+import { historyRoutes } from '../history/history-routes.js';
+import { libraryRoutes } from '../library/library-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
-  return new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes);
+  return new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes, ...statsRoutes, ...historyRoutes, ...libraryRoutes, ...syncRoutes, ...tasksRoutes);
 }
 
 /** The api role's router: body parsing, authentication, the JSON routes, then the dashboard. */

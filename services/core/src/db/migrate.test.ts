@@ -50,7 +50,7 @@ describe('migrations', () => {
       'item_genres',
       'playback_history',
       'live_sessions',
-      'daily_rollups',
+      'play_rollups',
       'api_keys',
       'webhooks',
       'webhook_deliveries',
@@ -72,7 +72,7 @@ describe('migrations', () => {
       'item_genres',
       'playback_history',
       'live_sessions',
-      'daily_rollups',
+      'play_rollups',
     ];
     expect(withServer.map((row) => row.table_name)).toEqual(expect.arrayContaining(mediaTables));
   });

@@ -60,13 +60,23 @@ describe('recordPlays', () => {
       { play_key: 'c', played_seconds: 50, paused_seconds: 600 },
       { play_key: 'd', played_seconds: 10, paused_seconds: 600 },
     ]);
-    const rollups = await db.query<{ day: string; play_method: string; plays: number; played_seconds: number }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, play_method, plays, played_seconds FROM daily_rollups ORDER BY day, play_method`,
+    // a, b and d started at 22:30 UTC (one quarter hour), c at 01:00 UTC the next day.
+    const rollups = await db.query<{ bucket: string; play_method: string; plays: number; played_seconds: number }>(
+      `SELECT to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS bucket, play_method, plays, played_seconds
+       FROM play_rollups ORDER BY bucket, play_method`,
     );
     expect(rollups).toEqual([
-      { day: '2026-03-01', play_method: 'DirectPlay', plays: 2, played_seconds: 3100 },
-      { day: '2026-03-01', play_method: 'Transcode', plays: 1, played_seconds: 10 },
-      { day: '2026-03-02', play_method: 'DirectPlay', plays: 1, played_seconds: 50 },
+      { bucket: '2026-03-01 22:30', play_method: 'DirectPlay', plays: 2, played_seconds: 3100 },
+      { bucket: '2026-03-01 22:30', play_method: 'Transcode', plays: 1, played_seconds: 10 },
+      { bucket: '2026-03-02 01:00', play_method: 'DirectPlay', plays: 1, played_seconds: 50 },
+    ]);
+    const totals = await db.query<{ scope: string; key: string; plays: number; played_seconds: number }>(
+      'SELECT scope, key, plays, played_seconds FROM play_totals ORDER BY scope, key',
+    );
+    expect(totals).toEqual([
+      { scope: 'item', key: 'm1', plays: 4, played_seconds: 3160 },
+      { scope: 'library', key: 'lib-movies', plays: 4, played_seconds: 3160 },
+      { scope: 'user', key: 'u1', plays: 4, played_seconds: 3160 },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { rollupDelta, totalsDelta } from './rollup-sql.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
 export type PlaySource = 'monitor' | 'playback_reporting' | 'restore';
@@ -40,8 +41,8 @@ export interface PlayToRecord {
 }
 
 /**
- * Writes plays to playback_history and, in the same statement, adds them to the statistics rollups, so the
- * two never disagree. Plays whose (server_id, play_key) already exists are skipped and not counted twice.
+ * Writes plays to playback_history and, in the same statement, adds them to the statistics rollups
+ * (play_rollups, play_totals; see rollup-sql.ts), so they never disagree. Plays whose (server_id, play_key) already exists are skipped and not counted twice.
  * Returns how many plays were new.
  */
 export async function recordPlays(db: Database, plays: PlayToRecord[], transaction?: Transaction): Promise<number> {
@@ -91,18 +92,22 @@ export async function recordPlays(db: Database, plays: PlayToRecord[], transacti
          end_position_ticks, run_time_ticks
        FROM incoming
        ON CONFLICT (server_id, play_key) DO NOTHING
-       RETURNING server_id, started_at, user_id, item_id, library_id, client, play_method, played_seconds
+       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
      ), rolled_up AS (
-       INSERT INTO daily_rollups AS r (server_id, day, user_id, item_id, library_id, client, play_method, plays, played_seconds)
-       SELECT server_id, (started_at AT TIME ZONE 'UTC')::date, user_id, item_id, COALESCE(library_id, ''), COALESCE(client, ''), play_method,
-         count(*), sum(played_seconds)
-       FROM inserted
-       GROUP BY 1, 2, 3, 4, 5, 6, 7
-       ON CONFLICT (server_id, day, user_id, item_id, library_id, client, play_method)
+       INSERT INTO play_rollups AS r (server_id, bucket, library_id, client, play_method, plays, played_seconds)
+       SELECT * FROM (${rollupDelta('inserted')}) AS delta ORDER BY 2, 3, 4, 5
+       ON CONFLICT (server_id, bucket, library_id, client, play_method)
        DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
+     ), totalled AS (
+       INSERT INTO play_totals AS t (server_id, scope, key, plays, played_seconds)
+       SELECT * FROM (${totalsDelta('inserted')}) AS delta ORDER BY 2, 3
+       ON CONFLICT (server_id, scope, key)
+       DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
+       RETURNING 1
      )
-     SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows`,
+     SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
+       (SELECT count(*) FROM totalled)::int AS total_rows`,
     [JSON.stringify(rows)],
     transaction,
   );

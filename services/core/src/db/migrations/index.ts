@@ -1,6 +1,8 @@
 import type { MigrationContext } from '../migrate.js';
 import { initialSchema } from './0001-initial-schema.js';
 import { syncAndTasks } from './0002-sync-and-tasks.js';
+import { activityMonitor } from './0003-activity-monitor.js';
+import { statisticsSchema } from './0004-statistics.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -9,4 +11,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema, syncAndTasks];
+export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema];

@@ -1,0 +1,42 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db/database.js';
+import { rollupDelta, totalsDelta } from './rollup-sql.js';
+
+/**
+ * Deletes history rows and, in the same statement, subtracts them from play_rollups and play_totals, so the
+ * statistics stay exact after a deletion or a purge. `where` is a condition on playback_history aliased `h`
+ * with bound parameters ($1 is always the server id). Returns how many plays were deleted.
+ *
+ * Rollup rows that reach zero are kept (queries ignore them): deleting them would need a second pass and
+ * could race with a play being recorded into the same quarter hour.
+ */
+export async function deletePlays(
+  db: Database,
+  serverId: string,
+  where: string,
+  bind: unknown[],
+  transaction?: Transaction,
+): Promise<number> {
+  const [row] = await db.query<{ deleted: number }>(
+    `WITH deleted AS (
+       DELETE FROM playback_history h WHERE h.server_id = $1 AND (${where})
+       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
+     ), rolled_up AS (
+       UPDATE play_rollups r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
+       FROM (${rollupDelta('deleted')}) AS d
+       WHERE r.server_id = d.server_id AND r.bucket = d.bucket AND r.library_id = d.library_id AND r.client = d.client
+         AND r.play_method = d.play_method
+       RETURNING 1
+     ), totalled AS (
+       UPDATE play_totals t SET plays = t.plays - d.plays, played_seconds = t.played_seconds - d.played_seconds
+       FROM (${totalsDelta('deleted')}) AS d
+       WHERE t.server_id = d.server_id AND t.scope = d.scope AND t.key = d.key
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
+       (SELECT count(*) FROM totalled)::int AS total_rows`,
+    [serverId, ...bind],
+    transaction,
+  );
+  return row?.deleted ?? 0;
+}

@@ -1,0 +1,208 @@
+import type { Database } from '../db/database.js';
+import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
+
+/**
+ * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
+ * come from allow-lists; every value reaches SQL as a bound parameter.
+ */
+export const HISTORY_SORTS = {
+  ActivityDateInserted: 'started_at',
+  UserName: 'lower(user_name)',
+  RemoteEndPoint: 'remote_end_point',
+  NowPlayingItemName: `lower(COALESCE(series_name, item_name))`,
+  Client: 'lower(client)',
+  PlayMethod: 'play_method',
+  DeviceName: 'lower(device_name)',
+  PlaybackDuration: 'played_seconds',
+} as const;
+export type HistorySort = keyof typeof HISTORY_SORTS;
+export const HISTORY_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+export type HistoryScope = { kind: 'all' } | { kind: 'user' | 'library' | 'item'; id: string };
+
+/** Filters as the dashboard sends them (JSON text), already validated by the contract schema. */
+export interface HistoryFilters {
+  playMethods?: string[];
+  libraryIds?: string[];
+  userIds?: string[];
+  from?: Date;
+  to?: Date;
+}
+
+export interface HistoryRequest {
+  scope: HistoryScope;
+  page: number;
+  size: number;
+  search: string;
+  sort: HistorySort;
+  desc: boolean;
+  filters: HistoryFilters;
+  isJellyfin: boolean;
+}
+
+interface HistoryRow {
+  id: number;
+  user_id: string;
+  user_name: string;
+  remote_end_point: string | null;
+  series_id: string | null;
+  series_name: string | null;
+  season_number: number | null;
+  episode_number: number | null;
+  item_id: string;
+  item_name: string;
+  client: string | null;
+  play_method: string;
+  device_name: string | null;
+  started_at: Date;
+  played_seconds: number;
+  transcoding_info: unknown;
+  stream_details: unknown;
+  library_id: string | null;
+}
+
+export interface PlaybackRecord {
+  Id: number;
+  UserName: string;
+  UserId: string;
+  RemoteEndPoint: string | null;
+  SeriesName: string | null;
+  SeasonNumber: number | null;
+  EpisodeNumber: number | null;
+  NowPlayingItemName: string;
+  NowPlayingItemId: string;
+  EpisodeId: string | null;
+  Client: string | null;
+  PlayMethod: string;
+  DeviceName: string | null;
+  ActivityDateInserted: string;
+  PlaybackDuration: number;
+  TotalPlays: number;
+  TranscodingInfo: unknown;
+  MediaStreams: unknown;
+  ParentId: string | null;
+  results: PlaybackRecord[];
+}
+
+function toRecord(row: HistoryRow, isJellyfin: boolean): PlaybackRecord {
+  return {
+    Id: row.id,
+    UserName: row.user_name,
+    UserId: row.user_id,
+    RemoteEndPoint: row.remote_end_point,
+    SeriesName: row.series_name,
+    SeasonNumber: row.season_number,
+    EpisodeNumber: row.episode_number,
+    NowPlayingItemName: row.item_name,
+    NowPlayingItemId: row.series_id ?? row.item_id,
+    EpisodeId: row.series_id ? row.item_id : null,
+    Client: row.client,
+    PlayMethod: !isJellyfin && row.play_method === 'DirectPlay' ? 'DirectStream' : row.play_method,
+    DeviceName: row.device_name,
+    ActivityDateInserted: new Date(row.started_at).toISOString(),
+    PlaybackDuration: row.played_seconds,
+    TotalPlays: 1,
+    TranscodingInfo: row.transcoding_info ?? null,
+    MediaStreams: row.stream_details ?? null,
+    ParentId: row.library_id,
+    results: [],
+  };
+}
+
+/**
+ * Folds plays that follow each other on the page and share user and item into one row: its TotalPlays and
+ * PlaybackDuration are the sums and `results` holds the plays (the expandable sub-rows). A page therefore
+ * shows at most `size` plays.
+ */
+export function foldConsecutive(records: PlaybackRecord[]): PlaybackRecord[] {
+  const folded: PlaybackRecord[] = [];
+  for (const record of records) {
+    const previous = folded[folded.length - 1];
+    if (
+      previous &&
+      previous.UserId === record.UserId &&
+      previous.EpisodeId === record.EpisodeId &&
+      previous.NowPlayingItemId === record.NowPlayingItemId
+    ) {
+      if (previous.results.length === 0) previous.results.push({ ...previous, results: [] });
+      previous.results.push(record);
+      previous.TotalPlays += 1;
+      previous.PlaybackDuration += record.PlaybackDuration;
+    } else {
+      folded.push(record);
+    }
+  }
+  return folded;
+}
+
+export async function queryHistory(db: Database, serverId: string, request: HistoryRequest) {
+  const bind: unknown[] = [serverId];
+  const param = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  const where: string[] = ['server_id = $1'];
+  const { scope, filters } = request;
+  if (scope.kind === 'user') where.push(`user_id = ${param(scope.id)}`);
+  if (scope.kind === 'library') where.push(`library_id = ${param(scope.id)}`);
+  if (scope.kind === 'item') {
+    const id = param(scope.id);
+    where.push(`(item_id = ${id} OR series_id = ${id} OR season_id = ${id})`);
+  }
+  if (filters.playMethods?.length) {
+    // On Emby, DirectStream in the dashboard also means DirectPlay (SPEC.md §3).
+    const methods = new Set(filters.playMethods);
+    if (!request.isJellyfin && methods.has('DirectStream')) methods.add('DirectPlay');
+    where.push(`play_method = ANY(${param([...methods])}::text[])`);
+  }
+  if (filters.libraryIds?.length) where.push(`library_id = ANY(${param(filters.libraryIds)}::text[])`);
+  if (filters.userIds?.length) where.push(`user_id = ANY(${param(filters.userIds)}::text[])`);
+  if (filters.from) where.push(`started_at >= ${param(filters.from.toISOString())}`);
+  if (filters.to) where.push(`started_at <= ${param(filters.to.toISOString())}`);
+  const search = request.search.trim().toLowerCase();
+  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
+
+  const filtered = where.length > 1 + (scope.kind === 'all' ? 0 : 1);
+  const order = `${HISTORY_SORTS[request.sort]} ${request.desc ? 'DESC' : 'ASC'} NULLS LAST, id ${request.desc ? 'DESC' : 'ASC'}`;
+  const offset = (request.page - 1) * request.size;
+  const [rows, total] = await Promise.all([
+    db.query<HistoryRow>(
+      `SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
+       FROM playback_history WHERE ${where.join(' AND ')}
+       ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}`,
+      bind,
+    ),
+    filtered ? countRows(db, where, bind) : countFromTotals(db, serverId, scope),
+  ]);
+  return {
+    results: foldConsecutive(rows.map((row) => toRecord(row, request.isJellyfin))),
+    total,
+    pages: Math.max(1, Math.ceil(total / request.size)),
+  };
+}
+
+async function countRows(db: Database, where: string[], bind: unknown[]): Promise<number> {
+  const [row] = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM playback_history WHERE ${where.join(' AND ')}`, bind);
+  return row?.count ?? 0;
+}
+
+/** Unfiltered counts come from play_totals (exact, kept with every write) instead of counting millions of rows. */
+async function countFromTotals(db: Database, serverId: string, scope: HistoryScope): Promise<number> {
+  if (scope.kind === 'all') {
+    const [row] = await db.query<{ count: number }>(
+      `SELECT COALESCE(sum(plays), 0)::int AS count FROM play_totals WHERE server_id = $1 AND scope = 'user'`,
+      [serverId],
+    );
+    return row?.count ?? 0;
+  }
+  const [row] = await db.query<{ count: number }>(
+    `SELECT plays AS count FROM play_totals WHERE server_id = $1 AND scope = $2 AND key = $3`,
+    [serverId, scope.kind, scope.id],
+  );
+  return Math.max(0, row?.count ?? 0);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

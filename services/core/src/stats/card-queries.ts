@@ -1,0 +1,161 @@
+import type { Database } from '../db/database.js';
+import { daysWindowStart } from './time-window.js';
+import { windowedRollup } from './window-sql.js';
+
+/** Stat cards of the home page (SPEC.md §2 Home): top 5 over a window of days in a time zone. */
+export const CARD_SIZE = 5;
+export type CardType = 'Movie' | 'Series' | 'Audio';
+
+const START = daysWindowStart('$2', '$3');
+
+/** What a card groups on: episodes count for their series, movies and tracks for themselves. */
+const CARD_TARGET: Record<CardType, { key: string; filter: string }> = {
+  Movie: { key: 'item_id', filter: `item_type = 'Movie'` },
+  Series: { key: 'series_id', filter: `item_type = 'Episode' AND series_id IS NOT NULL` },
+  Audio: { key: 'item_id', filter: `item_type = 'Audio'` },
+};
+
+export interface CardRow {
+  Id: string;
+  Name: string;
+  Plays: number;
+  unique_viewers?: number;
+  total_playback_duration: number;
+  PrimaryImageHash: string | null;
+  archived: boolean;
+}
+
+/**
+ * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Reads only the covering
+ * index of the window; names and images of the five winners come from items, or from their latest play when
+ * the item is not (or no longer) in the library.
+ * Ties: plays (or viewers, then plays), then watched seconds, then name.
+ */
+export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
+  const target = CARD_TARGET[type];
+  const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
+  const rows = await db.query<{
+    id: string;
+    plays: number;
+    viewers: number;
+    played_seconds: number;
+    name: string | null;
+    image_hash: string | null;
+    archived: boolean | null;
+  }>(
+    `WITH ranked AS (
+       SELECT ${target.key} AS id, count(*)::int AS plays, count(DISTINCT user_id)::int AS viewers, sum(played_seconds)::bigint AS played_seconds
+       FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${START} AND ${target.filter}
+       GROUP BY 1
+     ), top AS (
+       SELECT ranked.*, i.name, COALESCE(i.primary_image_hash, i.primary_image_tag) AS image_hash, i.archived FROM ranked
+       LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
+       ORDER BY ${order}, i.name NULLS LAST, ranked.id LIMIT ${CARD_SIZE * 4}
+     )
+     SELECT top.*, COALESCE(top.name, last.name) AS name FROM top
+     LEFT JOIN LATERAL (
+       SELECT ${type === 'Series' ? 'series_name' : 'item_name'} AS name FROM playback_history
+       WHERE server_id = $1 AND ${target.key} = top.id ORDER BY started_at DESC LIMIT 1
+     ) AS last ON top.name IS NULL
+     ORDER BY ${order}, COALESCE(top.name, last.name), top.id`,
+    [serverId, tz, days],
+  );
+  return rows.slice(0, CARD_SIZE).map((row) => ({
+    Id: row.id,
+    Name: row.name ?? row.id,
+    Plays: row.plays,
+    ...(by === 'viewers' ? { unique_viewers: row.viewers } : {}),
+    total_playback_duration: row.played_seconds,
+    PrimaryImageHash: row.image_hash,
+    archived: row.archived ?? false,
+  }));
+}
+
+/** Most viewed libraries: plays per library from the quarter-hour rollups. */
+export async function topLibraries(db: Database, serverId: string, tz: string, days: number) {
+  const rows = await db.query<{
+    key: string;
+    plays: number;
+    played_seconds: number;
+    name: string | null;
+    collection_type: string | null;
+    image_hash: string | null;
+    archived: boolean | null;
+  }>(
+    `SELECT w.*, l.name, l.collection_type, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash, l.archived
+     FROM (${windowedRollup({ start: START, rollupKey: 'library_id', historyKey: `COALESCE(library_id, '')`, rollupFilter: `library_id <> ''`, historyFilter: 'library_id IS NOT NULL' })}) AS w
+     LEFT JOIN libraries l ON l.server_id = $1 AND l.id = w.key
+     ORDER BY w.plays DESC, w.played_seconds DESC, l.name, w.key LIMIT ${CARD_SIZE}`,
+    [serverId, tz, days],
+  );
+  return rows.map((row) => ({
+    Id: row.key,
+    Name: row.name ?? row.key,
+    Plays: row.plays,
+    total_playback_duration: row.played_seconds,
+    CollectionType: row.collection_type ?? 'mixed',
+    PrimaryImageHash: row.image_hash,
+    archived: row.archived ?? false,
+  }));
+}
+
+/** Most used clients. */
+export async function topClients(db: Database, serverId: string, tz: string, days: number) {
+  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
+    `${windowedRollup({ start: START, rollupKey: 'client', historyKey: `COALESCE(client, '')`, rollupFilter: `client <> ''`, historyFilter: 'client IS NOT NULL' })}
+     ORDER BY plays DESC, played_seconds DESC, key LIMIT ${CARD_SIZE}`,
+    [serverId, tz, days],
+  );
+  return rows.map((row) => ({ Client: row.key, Plays: row.plays, total_playback_duration: row.played_seconds }));
+}
+
+/** Most active users: plays per user over the covering index. */
+export async function topUsers(db: Database, serverId: string, tz: string, days: number) {
+  const rows = await db.query<{ user_id: string; plays: number; played_seconds: number; name: string | null; image_tag: string | null }>(
+    `WITH ranked AS (
+       SELECT user_id, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${START} GROUP BY user_id
+       ORDER BY plays DESC, played_seconds DESC, user_id LIMIT ${CARD_SIZE * 4}
+     )
+     SELECT ranked.*, COALESCE(u.name, last.user_name) AS name, u.primary_image_tag AS image_tag FROM ranked
+     LEFT JOIN media_users u ON u.server_id = $1 AND u.id = ranked.user_id
+     LEFT JOIN LATERAL (
+       SELECT user_name FROM playback_history WHERE server_id = $1 AND user_id = ranked.user_id ORDER BY started_at DESC LIMIT 1
+     ) AS last ON u.name IS NULL
+     ORDER BY plays DESC, played_seconds DESC, COALESCE(u.name, last.user_name), ranked.user_id LIMIT ${CARD_SIZE}`,
+    [serverId, tz, days],
+  );
+  return rows.map((row) => ({
+    UserId: row.user_id,
+    Name: row.name ?? row.user_id,
+    Plays: row.plays,
+    total_playback_duration: row.played_seconds,
+    PrimaryImageTag: row.image_tag,
+  }));
+}
+
+export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
+
+/**
+ * Plays per playback method. On Emby, whose sessions call direct play "DirectStream" in the dashboard
+ * (SPEC.md §3), the two are merged under DirectStream.
+ */
+export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number, isJellyfin: boolean) {
+  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
+    `${windowedRollup({ start: START, rollupKey: 'play_method', historyKey: 'play_method' })}`,
+    [serverId, tz, days],
+  );
+  const counts = new Map<string, { Count: number; total_playback_duration: number }>();
+  for (const row of rows) {
+    const name = !isJellyfin && row.key === 'DirectPlay' ? 'DirectStream' : row.key;
+    const entry = counts.get(name) ?? { Count: 0, total_playback_duration: 0 };
+    entry.Count += row.plays;
+    entry.total_playback_duration += row.played_seconds;
+    counts.set(name, entry);
+  }
+  return [...counts.entries()]
+    .map(([Name, entry]) => ({ Name, ...entry }))
+    .sort((a, b) => b.Count - a.Count || a.Name.localeCompare(b.Name))
+    .slice(0, CARD_SIZE);
+}

@@ -1,0 +1,85 @@
+import type { Database } from '../db/database.js';
+import { daysWindowStart } from './time-window.js';
+import { windowedRollup } from './window-sql.js';
+
+/** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
+export type ChartKind = 'day' | 'weekday' | 'hour';
+
+const START = daysWindowStart('$2', '$3');
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+const BUCKET_KEY: Record<ChartKind, (column: string) => string> = {
+  day: (column) => `to_char((${column} AT TIME ZONE $2::text)::date, 'YYYY-MM-DD')`,
+  weekday: (column) => `extract(dow FROM ${column} AT TIME ZONE $2::text)::int::text`,
+  hour: (column) => `extract(hour FROM ${column} AT TIME ZONE $2::text)::int::text`,
+};
+
+export interface ChartCell {
+  count: number;
+  duration: number;
+}
+export type ChartRow = { Key: string } & Record<string, ChartCell | string>;
+export interface ChartAnswer {
+  stats: ChartRow[];
+  libraries: Array<{ Id: string; Name: string }>;
+}
+
+/**
+ * One row per day of the window (every day, zero-filled), per weekday (Sunday first) or per hour (00–23),
+ * with `{count, duration}` (plays, seconds) under each library's id.
+ */
+export async function viewsChart(db: Database, serverId: string, tz: string, days: number, kind: ChartKind): Promise<ChartAnswer> {
+  const key = BUCKET_KEY[kind];
+  const sep = '\u0001';
+  const [cells, libraries, dayKeys] = await Promise.all([
+    db.query<{ key: string; plays: number; played_seconds: number }>(
+      windowedRollup({
+        start: START,
+        rollupKey: `${key('bucket')} || '${sep}' || library_id`,
+        historyKey: `${key('started_at')} || '${sep}' || COALESCE(library_id, '')`,
+      }),
+      [serverId, tz, days],
+    ),
+    db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),
+    kind === 'day'
+      ? db.query<{ key: string }>(
+          `SELECT to_char(d, 'YYYY-MM-DD') AS key
+           FROM generate_series((${daysWindowStart('$1', '$2')} AT TIME ZONE $1::text)::date, (now() AT TIME ZONE $1::text)::date,
+             interval '1 day') AS d`,
+          [tz, days],
+        )
+      : Promise.resolve([]),
+  ]);
+  const keys =
+    kind === 'day'
+      ? dayKeys.map((row) => row.key)
+      : kind === 'weekday'
+        ? WEEKDAYS.map((_, index) => String(index))
+        : Array.from({ length: 24 }, (_, hour) => String(hour));
+  const known = new Map(libraries.map((library) => [library.id, library.name]));
+  const used = new Set<string>();
+  const byKey = new Map<string, Map<string, ChartCell>>();
+  for (const cell of cells) {
+    const [bucket = '', libraryId = ''] = cell.key.split(sep);
+    used.add(libraryId);
+    const row = byKey.get(bucket) ?? new Map<string, ChartCell>();
+    row.set(libraryId, { count: cell.plays, duration: cell.played_seconds });
+    byKey.set(bucket, row);
+  }
+  const shown = [
+    ...libraries.map((library) => ({ Id: library.id, Name: library.name })),
+    ...[...used].filter((id) => !known.has(id)).map((id) => ({ Id: id, Name: id === '' ? 'Unknown library' : id })),
+  ];
+  const stats = keys.map((bucket) => {
+    const row: ChartRow = { Key: labelOf(kind, bucket) };
+    for (const library of shown) row[library.Id] = byKey.get(bucket)?.get(library.Id) ?? { count: 0, duration: 0 };
+    return row;
+  });
+  return { stats, libraries: shown };
+}
+
+function labelOf(kind: ChartKind, bucket: string): string {
+  if (kind === 'weekday') return WEEKDAYS[Number(bucket)] ?? bucket;
+  if (kind === 'hour') return bucket.padStart(2, '0');
+  return bucket;
+}

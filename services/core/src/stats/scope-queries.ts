@@ -1,0 +1,208 @@
+import type { Database } from '../db/database.js';
+import { ALL_TIME_HOURS, hoursWindowStart, timePartsSince } from './time-window.js';
+import { windowedRollup } from './window-sql.js';
+
+/** Figures for one user, library or item over a window of hours (SPEC.md §7 getGlobal*Stats). */
+export type Scope = 'user' | 'library' | 'item';
+
+const START = hoursWindowStart('$2');
+
+/** An item's plays include its episodes' when it is a series or a season. */
+const ITEM_MATCH = `(item_id = $3 OR series_id = $3 OR season_id = $3)`;
+
+export async function globalStats(db: Database, serverId: string, scope: Scope, id: string, hours: number) {
+  let row: { plays: number; played_seconds: number } | undefined;
+  if (hours >= ALL_TIME_HOURS) {
+    [row] = await db.query<{ plays: number; played_seconds: number }>(
+      `SELECT plays, played_seconds FROM play_totals WHERE server_id = $1 AND scope = $2 AND key = $3`,
+      [serverId, scope, id],
+    );
+  } else if (scope === 'library') {
+    [row] = await db.query<{ plays: number; played_seconds: number }>(
+      windowedRollup({
+        start: START,
+        rollupKey: 'library_id',
+        historyKey: 'library_id',
+        rollupFilter: 'library_id = $3',
+        historyFilter: 'library_id = $3',
+      }),
+      [serverId, hours, id],
+    );
+  } else {
+    [row] = await db.query<{ plays: number; played_seconds: number }>(
+      `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${START} AND ${scope === 'user' ? 'user_id = $3' : ITEM_MATCH}`,
+      [serverId, hours, id],
+    );
+  }
+  return { Plays: Math.max(0, row?.plays ?? 0), total_playback_duration: Math.max(0, row?.played_seconds ?? 0) };
+}
+
+/** The 15 genres of SPEC.md §9 radar charts: the top 15 by watched seconds and the top 15 by plays (union). */
+export const GENRE_LIMIT = 15;
+
+function topGenres(rows: Array<{ genre: string; plays: number; played_seconds: number }>) {
+  const byDuration = [...rows].sort((a, b) => b.played_seconds - a.played_seconds || a.genre.localeCompare(b.genre)).slice(0, GENRE_LIMIT);
+  const byPlays = [...rows].sort((a, b) => b.plays - a.plays || a.genre.localeCompare(b.genre)).slice(0, GENRE_LIMIT);
+  const chosen = new Set([...byDuration, ...byPlays].map((row) => row.genre));
+  return rows
+    .filter((row) => chosen.has(row.genre))
+    .sort((a, b) => b.played_seconds - a.played_seconds || b.plays - a.plays || a.genre.localeCompare(b.genre))
+    .map((row) => ({ genre: row.genre, duration: row.played_seconds, plays: row.plays }));
+}
+
+/**
+ * Genres a user watched: each play counts once for every genre of what played, or of its series when the
+ * episode itself carries no genre (servers often tag series only).
+ */
+export async function userGenres(db: Database, serverId: string, userId: string) {
+  const rows = await db.query<{ genre: string; plays: number; played_seconds: number }>(
+    `SELECT g.genre, count(*)::int AS plays, sum(h.played_seconds)::bigint AS played_seconds
+     FROM playback_history h
+     JOIN LATERAL (
+       SELECT genre FROM item_genres WHERE server_id = $1 AND item_id = h.item_id
+       UNION
+       SELECT genre FROM item_genres WHERE server_id = $1 AND item_id = h.series_id
+         AND NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = h.item_id)
+     ) AS g ON true
+     WHERE h.server_id = $1 AND h.user_id = $2
+     GROUP BY g.genre`,
+    [serverId, userId],
+  );
+  return topGenres(rows);
+}
+
+/**
+ * Genres of a library, all time, from the per-item totals: movies and tracks count their own plays, series
+ * the plays of all their episodes (the totals already include them).
+ */
+export async function libraryGenres(db: Database, serverId: string, libraryId: string) {
+  const rows = await db.query<{ genre: string; plays: number; played_seconds: number }>(
+    `SELECT g.genre, sum(t.plays)::int AS plays, sum(t.played_seconds)::bigint AS played_seconds
+     FROM items i
+     JOIN play_totals t ON t.server_id = $1 AND t.scope = 'item' AND t.key = i.id AND t.plays > 0
+     JOIN item_genres g ON g.server_id = $1 AND g.item_id = i.id
+     WHERE i.server_id = $1 AND i.library_id = $2 AND i.type NOT IN ('Episode', 'Season')
+     GROUP BY g.genre`,
+    [serverId, libraryId],
+  );
+  return topGenres(rows);
+}
+
+export const LAST_PLAYED_LIMIT = 15;
+
+/** The last 15 different things a user (or a library's users) played, newest first. */
+export async function lastPlayed(db: Database, serverId: string, scope: 'user' | 'library', id: string) {
+  const rows = await db.query<{
+    item_id: string;
+    item_name: string;
+    item_type: string | null;
+    series_id: string | null;
+    series_name: string | null;
+    season_number: number | null;
+    episode_number: number | null;
+    user_id: string;
+    user_name: string;
+    started_at: Date;
+    archived: boolean | null;
+    image_hash: string | null;
+  }>(
+    `SELECT recent.*, i.archived, COALESCE(i.primary_image_hash, i.primary_image_tag) AS image_hash FROM (
+       SELECT DISTINCT ON (item_id) item_id, item_name, item_type, series_id, series_name, season_number, episode_number, user_id,
+         user_name, started_at
+       FROM (
+         SELECT * FROM playback_history WHERE server_id = $1 AND ${scope === 'user' ? 'user_id' : 'library_id'} = $2
+         ORDER BY started_at DESC LIMIT 200
+       ) AS latest
+       ORDER BY item_id, started_at DESC
+     ) AS recent
+     LEFT JOIN items i ON i.server_id = $1 AND i.id = COALESCE(recent.series_id, recent.item_id)
+     ORDER BY recent.started_at DESC LIMIT ${LAST_PLAYED_LIMIT}`,
+    [serverId, id],
+  );
+  const now = Date.now();
+  return rows.map((row) => ({
+    Id: row.series_id ?? row.item_id,
+    Name: row.series_name ?? row.item_name,
+    EpisodeId: row.series_id ? row.item_id : null,
+    EpisodeName: row.series_id ? row.item_name : null,
+    UserId: row.user_id,
+    UserName: row.user_name,
+    SeasonNumber: row.season_number,
+    EpisodeNumber: row.episode_number,
+    LastPlayed: timePartsSince(row.started_at, now),
+    ActivityDateInserted: new Date(row.started_at).toISOString(),
+    archived: row.archived ?? false,
+    PrimaryImageHash: row.image_hash,
+  }));
+}
+
+/** The users table (SPEC.md §2 /users): all-time totals from play_totals, last play from the user index. */
+export async function allUserActivity(db: Database, serverId: string) {
+  const rows = await db.query<{
+    id: string;
+    name: string;
+    primary_image_tag: string | null;
+    tracked: boolean;
+    plays: number | null;
+    played_seconds: number | null;
+    item_id: string | null;
+    item_name: string | null;
+    series_name: string | null;
+    client: string | null;
+    started_at: Date | null;
+    last_activity_at: Date | null;
+  }>(
+    `SELECT u.id, u.name, u.primary_image_tag, u.tracked, t.plays, t.played_seconds, last.item_id, last.item_name, last.series_name,
+       last.client, last.started_at, u.last_activity_at
+     FROM media_users u
+     LEFT JOIN play_totals t ON t.server_id = $1 AND t.scope = 'user' AND t.key = u.id
+     LEFT JOIN LATERAL (
+       SELECT item_id, item_name, series_name, client, started_at FROM playback_history
+       WHERE server_id = $1 AND user_id = u.id ORDER BY started_at DESC LIMIT 1
+     ) AS last ON true
+     WHERE u.server_id = $1 AND u.removed_at IS NULL
+     ORDER BY lower(u.name), u.id`,
+    [serverId],
+  );
+  const now = Date.now();
+  return rows.map((row) => {
+    const seen = [row.started_at, row.last_activity_at].filter((d): d is Date => d !== null).map((d) => new Date(d).getTime());
+    return {
+      UserId: row.id,
+      UserName: row.name,
+      PrimaryImageTag: row.primary_image_tag,
+      Tracked: row.tracked,
+      LastWatched: row.item_name === null ? null : row.series_name ? `${row.series_name} - ${row.item_name}` : row.item_name,
+      NowPlayingItemId: row.item_id,
+      LastClient: row.client,
+      TotalPlays: Math.max(0, row.plays ?? 0),
+      TotalWatchTime: Math.max(0, row.played_seconds ?? 0),
+      LastSeen: seen.length > 0 ? timePartsSince(new Date(Math.max(...seen)), now) : null,
+    };
+  });
+}
+
+/** Plays and watched seconds per playback method in a library over the last hours (Emby: DirectPlay shown as DirectStream). */
+export async function playMethodWindow(db: Database, serverId: string, libraryId: string, hours: number, isJellyfin: boolean) {
+  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
+    windowedRollup({
+      start: START,
+      rollupKey: 'play_method',
+      historyKey: 'play_method',
+      rollupFilter: 'library_id = $3',
+      historyFilter: 'library_id = $3',
+    }),
+    [serverId, hours, libraryId],
+  );
+  const merged = new Map<string, { Count: number; Duration: number }>();
+  for (const row of rows) {
+    const key = !isJellyfin && row.key === 'DirectPlay' ? 'DirectStream' : row.key;
+    const entry = merged.get(key) ?? { Count: 0, Duration: 0 };
+    entry.Count += row.plays;
+    entry.Duration += row.played_seconds;
+    merged.set(key, entry);
+  }
+  const types = (isJellyfin ? ['DirectPlay', 'DirectStream', 'Transcode'] : ['DirectStream', 'Transcode']).filter((t) => merged.has(t));
+  return { stats: types.map((Key) => ({ Key, ...(merged.get(Key) ?? { Count: 0, Duration: 0 }) })), types };
+}
