@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { ApiError } from './api/client';
+import { apiBase } from './api/api-base';
 import { useConfig, useSetupState } from './api/auth';
 import { getStoredToken, STORAGE } from './store/preferences';
 import { Toaster } from './components/toasts';
@@ -27,10 +28,9 @@ const TestingSessions = lazy(() => import('./routes/testing/TestingSessions'));
 const TestingStats = lazy(() => import('./routes/testing/TestingStats'));
 const NotFound = lazy(() => import('./routes/NotFound'));
 
-/** The router base: the <base href> the server injects for BASE_URL ("/" without one). */
+/** The router base: BASE_URL as the server injects it ("/" without one). */
 function routerBase(): string {
-  const base = new URL(document.baseURI).pathname.replace(/\/$/, '');
-  return base || '/';
+  return apiBase || '/';
 }
 
 let router: ReturnType<typeof createBrowserRouter> | null = null;

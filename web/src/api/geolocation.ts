@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
-import type { GeolocationResult } from './provisional-contract';
+import type { GeolocationResult } from './types';
 
 export function useGeolocation(ipAddress: string | null) {
   return useQuery({

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
-import type { Paged, PlaybackActivity, TimelineEntry } from './provisional-contract';
+import type { Paged, TimelineEntry } from './types';
 
 export type HistoryScope =
   { kind: 'global' } | { kind: 'user'; id: string } | { kind: 'library'; id: string } | { kind: 'item'; id: string };
@@ -31,13 +31,13 @@ export function useHistory(scope: HistoryScope, q: HistoryQuery) {
     queryFn: () => {
       switch (scope.kind) {
         case 'global':
-          return api<Paged<PlaybackActivity>>('/api/getHistory', { query });
+          return api<Paged>('/api/getHistory', { query });
         case 'user':
-          return api<Paged<PlaybackActivity>>('/api/getUserHistory', { method: 'POST', query, body: { userid: scope.id } });
+          return api<Paged>('/api/getUserHistory', { method: 'POST', query, body: { userid: scope.id } });
         case 'library':
-          return api<Paged<PlaybackActivity>>('/api/getLibraryHistory', { method: 'POST', query, body: { libraryid: scope.id } });
+          return api<Paged>('/api/getLibraryHistory', { method: 'POST', query, body: { libraryid: scope.id } });
         case 'item':
-          return api<Paged<PlaybackActivity>>('/api/getItemHistory', { method: 'POST', query, body: { itemid: scope.id } });
+          return api<Paged>('/api/getItemHistory', { method: 'POST', query, body: { itemid: scope.id } });
       }
     },
   });

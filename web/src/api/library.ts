@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
-import type { Item, Library, RecentlyAdded, TrackedLibrary } from './provisional-contract';
+import type { Item, Library, RecentlyAdded, TrackedLibrary } from './types';
 
 const HOURLY = 60 * 60_000;
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminUser, UpdateCredentialsAnswer } from '@reelstat/contract';
+import type { ActivityMonitorSettingsBody, AdminUser, UpdateCredentialsAnswer } from '@reelstat/contract';
 import { api } from './client';
-import type { ActivityMonitorSettings, Task, TaskSetting } from './provisional-contract';
+import type { ActivityMonitorSettings, Task } from './types';
 import { hashPassword } from '../lib/hash';
 
 export function useAdminUsers() {
@@ -26,16 +26,12 @@ export function updateCredentials(username: string, currentPassword: string, new
   });
 }
 
+/** The tasks with their intervals (name, type, running, Interval); live changes arrive as 'task-list' events. */
 export function useTaskSettings() {
-  return useQuery({ queryKey: ['task-settings'], queryFn: () => api<TaskSetting[]>('/api/getTaskSettings') });
+  return useQuery({ queryKey: ['task-settings'], queryFn: () => api<Task[]>('/api/getTaskSettings') });
 }
 export const setTaskSettings = (taskname: string, Interval: number) =>
   api('/api/setTaskSettings', { method: 'POST', body: { taskname, Interval } });
-
-/** The task list; live updates replace it through the socket's 'task-list' event. */
-export function useTasks() {
-  return useQuery({ queryKey: ['task-list'], queryFn: () => api<Task[]>('/api/getTasks') });
-}
 
 /** Start endpoints per task name (SPEC.md §7). */
 export const TASK_START: Record<string, string> = {
@@ -51,5 +47,5 @@ export const beginFullSync = () => api('/sync/beginSync');
 export function useMonitorSettings() {
   return useQuery({ queryKey: ['activity-monitor'], queryFn: () => api<ActivityMonitorSettings>('/api/getActivityMonitorSettings') });
 }
-export const setMonitorSettings = (settings: ActivityMonitorSettings) =>
-  api<{ message?: string }>('/api/setActivityMonitorSettings', { method: 'POST', body: settings });
+export const setMonitorSettings = (settings: ActivityMonitorSettingsBody) =>
+  api<ActivityMonitorSettings & { message: string }>('/api/setActivityMonitorSettings', { method: 'POST', body: settings });

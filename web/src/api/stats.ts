@@ -11,7 +11,7 @@ import type {
   StatItem,
   UserActivityRow,
   ViewsOverTime,
-} from './provisional-contract';
+} from './types';
 
 const FIVE_MINUTES = 5 * 60_000;
 const window = { refetchInterval: FIVE_MINUTES, staleTime: 60_000, placeholderData: keepPreviousData } as const;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
-import type { UserDetails } from './provisional-contract';
+import type { UserDetails } from './types';
 
 export function useUntrackedUsers() {
   return useQuery({ queryKey: ['untracked-users'], queryFn: () => api<string[]>('/api/UntrackedUsers') });

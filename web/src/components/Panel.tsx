@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/client';
+import { errorMessage, isNotFound } from '../api/client';
 
 interface PanelProps {
   isLoading: boolean;
@@ -21,6 +21,12 @@ export function Panel({ isLoading, error, isEmpty, empty = 'common.noData', chil
         {t('common.loading')}
       </div>
     );
+  // An endpoint that answers 404 (not there yet, or nothing for this id) shows the empty state; the cause goes to
+  // the console, as SPEC.md §8 does for list-loading failures.
+  if (error && isNotFound(error)) {
+    console.warn(errorMessage(error));
+    return <div className="rounded-md border border-gray-800 px-3 py-6 text-center text-sm text-gray-400">{t(empty)}</div>;
+  }
   if (error)
     return (
       <div className="rounded-md border border-red-900 bg-red-950/40 px-3 py-4 text-sm text-red-300" role="alert">

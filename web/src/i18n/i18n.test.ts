@@ -75,3 +75,14 @@ describe('translations', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('i18next resolves every language', () => {
+  it.each(LANGUAGES)('%s translates through i18next (canonical codes such as en-UK → en-GB included)', async (lng) => {
+    const { createInstance } = await import('i18next');
+    const { resources } = await import('./locales');
+    const instance = createInstance();
+    await instance.init({ resources, lng, fallbackLng: FALLBACK_LANGUAGE });
+    expect(instance.t('nav.settings')).toBe(locales[lng].nav.settings);
+    expect(instance.t('common.lastDays', { count: 3 })).toBe(locales[lng].common.lastDays_other.replace('{{count}}', '3'));
+  });
+});

@@ -52,8 +52,14 @@ describe('activity monitor', () => {
     expect(validateMonitor(1000, 30_001).idleError).toBe('range');
     expect(validateMonitor(1000, Number.NaN).idleError).toBe('range');
   });
+  it('accepts only steps of 100 ms (active) and 1000 ms (idle)', () => {
+    expect(validateMonitor(1050, 5000).activeError).toBe('range');
+    expect(validateMonitor(1100, 5000).activeError).toBeNull();
+    expect(validateMonitor(1000, 5500).idleError).toBe('range');
+  });
   it('warns when active is greater than idle', () => {
     expect(validateMonitor(6000, 5000).warning).toBe(true);
+    expect(validateMonitor(6000, 5000).activeError).toBeNull();
     expect(validateMonitor(5000, 5000).warning).toBe(false);
   });
 });

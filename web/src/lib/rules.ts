@@ -36,8 +36,9 @@ export interface MonitorCheck {
   warning: boolean;
 }
 
-function outOfRange(value: number, range: { min: number; max: number }): boolean {
-  return !Number.isFinite(value) || !Number.isInteger(value) || value < range.min || value > range.max;
+/** Outside the range, or not on a step (the server refuses both). */
+function outOfRange(value: number, range: { min: number; max: number; step: number }): boolean {
+  return !Number.isFinite(value) || !Number.isInteger(value) || value < range.min || value > range.max || value % range.step !== 0;
 }
 
 export function validateMonitor(activeSessionsInterval: number, idleInterval: number): MonitorCheck {

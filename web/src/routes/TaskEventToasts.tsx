@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSocketEvent } from '../socket/socket';
 import { toast } from '../components/toasts';
-import type { TaskEvent } from '../api/provisional-contract';
+import type { TaskEvent } from '../api/types';
 
 const TASK_EVENTS = ['PlaybackSyncTask', 'PartialSyncTask', 'FullSyncTask', 'BackupTask', 'TaskError', 'GeneralAlert'] as const;
 

@@ -5,31 +5,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { deletePlaybackActivity, useHistory, type HistoryQuery, type HistoryScope } from '../../api/history';
 import { useConfig } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import type { PlaybackActivity } from '../../api/provisional-contract';
+import type { PlaybackActivity } from '../../api/types';
 import { Panel } from '../Panel';
 import { ConfirmDialog } from '../Modal';
 import { PageSizeSelect, Pager, SearchInput } from '../inputs';
 import { toast } from '../toasts';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { STORAGE, usePreference } from '../../store/preferences';
+import type { HISTORY_SORT_COLUMNS } from '@reelstat/contract';
 import { StreamDetailsModal, methodKey } from './StreamDetailsModal';
 
-export const SORTABLE = [
-  'UserName',
-  'RemoteEndPoint',
-  'NowPlayingItemName',
-  'Client',
-  'PlayMethod',
-  'DeviceName',
-  'ActivityDateInserted',
-  'PlaybackDuration',
-  'TotalPlays',
-] as const;
-type Sortable = (typeof SORTABLE)[number];
-
-export interface ActivityFilters {
-  filters?: HistoryQuery['filters'];
-}
+/** The server's sortable columns (HISTORY_SORT_COLUMNS of the contract). */
+type Sortable = (typeof HISTORY_SORT_COLUMNS)[number];
 
 function titleOf(row: PlaybackActivity): string {
   if (row.SeriesName)
@@ -152,7 +139,7 @@ export function ActivityTable({
                 {header('DeviceName', t('activity.columns.device'))}
                 {header('ActivityDateInserted', t('activity.columns.date'))}
                 {header('PlaybackDuration', t('activity.columns.playback'))}
-                {header('TotalPlays', t('activity.columns.plays'))}
+                <th>{t('activity.columns.plays')}</th>
               </tr>
             </thead>
             <tbody>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { MediaStream, PlaybackActivity } from '../../api/provisional-contract';
+import type { MediaStream, PlaybackActivity } from '../../api/types';
 import { Modal } from '../Modal';
 import { formatBitrate } from '../../lib/format';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, ResponsiveContainer, Tooltip } from 'recharts';
-import type { GenreStat } from '../../api/provisional-contract';
+import type { GenreStat } from '../../api/types';
 import { Panel } from '../Panel';
 
 export const TOP_GENRES = 15;

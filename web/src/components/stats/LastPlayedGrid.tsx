@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { LastPlayed } from '../../api/provisional-contract';
+import type { LastPlayed } from '../../api/types';
 import { Panel } from '../Panel';
 import { Poster } from '../media';
 import { agoParts } from '../../lib/format';

@@ -329,8 +329,8 @@ export const caES: Locale = {
       title: "Monitor d'activitat",
       active: 'Interval de sessions actives (ms)',
       idle: "Interval d'inactivitat (ms)",
-      activeRange: 'Introdueix un valor de {{min}} a {{max}} ms',
-      idleRange: 'Introdueix un valor de {{min}} a {{max}} ms',
+      activeRange: 'Introdueix un valor de {{min}} a {{max}} ms, en passos de {{step}} ms',
+      idleRange: 'Introdueix un valor de {{min}} a {{max}} ms, en passos de {{step}} ms',
       warning: "L'interval actiu és més llarg que el d'inactivitat: durant la reproducció les sessions es comprovaran menys sovint.",
       recommended: 'Recomanat: {{active}} ms actiu, {{idle}} ms inactiu.',
       applied: "La configuració s'ha aplicat en temps real",
@@ -358,6 +358,7 @@ export const caES: Locale = {
   },
   tasks: {
     title: 'Tasques',
+    empty: 'No hi ha tasques',
     task: 'Tasca',
     type: 'Tipus',
     interval: 'Interval',

@@ -323,8 +323,8 @@ export const deDE: Locale = {
       title: 'Aktivitätsmonitor',
       active: 'Intervall aktiver Sitzungen (ms)',
       idle: 'Leerlaufintervall (ms)',
-      activeRange: 'Geben Sie einen Wert von {{min}} bis {{max}} ms ein',
-      idleRange: 'Geben Sie einen Wert von {{min}} bis {{max}} ms ein',
+      activeRange: 'Geben Sie einen Wert von {{min}} bis {{max}} ms in Schritten von {{step}} ms ein',
+      idleRange: 'Geben Sie einen Wert von {{min}} bis {{max}} ms in Schritten von {{step}} ms ein',
       warning: 'Das aktive Intervall ist länger als das Leerlaufintervall: Sitzungen werden während der Wiedergabe seltener geprüft.',
       recommended: 'Empfohlen: {{active}} ms aktiv, {{idle}} ms Leerlauf.',
       applied: 'Einstellungen sofort übernommen',
@@ -352,6 +352,7 @@ export const deDE: Locale = {
   },
   tasks: {
     title: 'Aufgaben',
+    empty: 'Keine Aufgaben',
     task: 'Aufgabe',
     type: 'Typ',
     interval: 'Intervall',

@@ -322,8 +322,8 @@ export const enUK = {
       title: 'Activity monitor',
       active: 'Active sessions interval (ms)',
       idle: 'Idle interval (ms)',
-      activeRange: 'Enter a value from {{min}} to {{max}} ms',
-      idleRange: 'Enter a value from {{min}} to {{max}} ms',
+      activeRange: 'Enter a value from {{min}} to {{max}} ms, in steps of {{step}} ms',
+      idleRange: 'Enter a value from {{min}} to {{max}} ms, in steps of {{step}} ms',
       warning: 'The active interval is longer than the idle interval: sessions will be checked less often while playing.',
       recommended: 'Recommended: {{active}} ms active, {{idle}} ms idle.',
       applied: 'Settings applied in real time',
@@ -351,6 +351,7 @@ export const enUK = {
   },
   tasks: {
     title: 'Tasks',
+    empty: 'No tasks',
     task: 'Task',
     type: 'Type',
     interval: 'Interval',

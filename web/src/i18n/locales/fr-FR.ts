@@ -323,8 +323,8 @@ export const frFR: Locale = {
       title: "Moniteur d'activité",
       active: 'Intervalle des sessions actives (ms)',
       idle: "Intervalle d'inactivité (ms)",
-      activeRange: 'Saisissez une valeur de {{min}} à {{max}} ms',
-      idleRange: 'Saisissez une valeur de {{min}} à {{max}} ms',
+      activeRange: 'Saisissez une valeur de {{min}} à {{max}} ms, par pas de {{step}} ms',
+      idleRange: 'Saisissez une valeur de {{min}} à {{max}} ms, par pas de {{step}} ms',
       warning:
         "L'intervalle actif est plus long que l'intervalle d'inactivité : les sessions seront vérifiées moins souvent pendant la lecture.",
       recommended: 'Recommandé : {{active}} ms actif, {{idle}} ms inactif.',
@@ -353,6 +353,7 @@ export const frFR: Locale = {
   },
   tasks: {
     title: 'Tâches',
+    empty: 'Aucune tâche',
     task: 'Tâche',
     type: 'Type',
     interval: 'Intervalle',

@@ -22,4 +22,26 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 
 export const locales = { 'en-UK': enUK, 'en-US': enUS, 'fr-FR': frFR, 'zh-CN': zhCN, 'it-IT': itIT, 'ca-ES': caES, 'de-DE': deDE };
 
-export const resources = Object.fromEntries(LANGUAGES.map((lng) => [lng, { translation: locales[lng] }]));
+/**
+ * i18next looks resources up under the canonical form of a code (Intl.getCanonicalLocales turns en-UK into en-GB),
+ * while SPEC.md's codes, stored in i18nextLng, stay as they are: each language is registered under both.
+ */
+function canonical(code: string): string {
+  try {
+    return Intl.getCanonicalLocales(code)[0] ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export const resources = Object.fromEntries(
+  LANGUAGES.flatMap((lng) => {
+    const entry = { translation: locales[lng] };
+    return canonical(lng) === lng
+      ? [[lng, entry]]
+      : [
+          [lng, entry],
+          [canonical(lng), entry],
+        ];
+  }),
+);

@@ -323,8 +323,8 @@ export const itIT: Locale = {
       title: 'Monitor attività',
       active: 'Intervallo sessioni attive (ms)',
       idle: 'Intervallo di inattività (ms)',
-      activeRange: 'Inserisci un valore da {{min}} a {{max}} ms',
-      idleRange: 'Inserisci un valore da {{min}} a {{max}} ms',
+      activeRange: 'Inserisci un valore da {{min}} a {{max}} ms, a passi di {{step}} ms',
+      idleRange: 'Inserisci un valore da {{min}} a {{max}} ms, a passi di {{step}} ms',
       warning:
         "L'intervallo attivo è più lungo di quello di inattività: durante la riproduzione le sessioni saranno controllate meno spesso.",
       recommended: 'Consigliati: {{active}} ms attivo, {{idle}} ms inattivo.',
@@ -353,6 +353,7 @@ export const itIT: Locale = {
   },
   tasks: {
     title: 'Attività pianificate',
+    empty: 'Nessuna attività pianificata',
     task: 'Attività',
     type: 'Tipo',
     interval: 'Intervallo',

@@ -324,8 +324,8 @@ export const zhCN: Locale = {
       title: '活动监视器',
       active: '活动会话间隔（毫秒）',
       idle: '空闲间隔（毫秒）',
-      activeRange: '请输入 {{min}} 到 {{max}} 毫秒之间的值',
-      idleRange: '请输入 {{min}} 到 {{max}} 毫秒之间的值',
+      activeRange: '请输入 {{min}} 到 {{max}} 毫秒之间、以 {{step}} 毫秒为步长的值',
+      idleRange: '请输入 {{min}} 到 {{max}} 毫秒之间、以 {{step}} 毫秒为步长的值',
       warning: '活动间隔大于空闲间隔：播放期间检查会话的频率会更低。',
       recommended: '推荐值：活动 {{active}} 毫秒，空闲 {{idle}} 毫秒。',
       applied: '设置已实时生效',
@@ -353,6 +353,7 @@ export const zhCN: Locale = {
   },
   tasks: {
     title: '任务',
+    empty: '没有任务',
     task: '任务',
     type: '类型',
     interval: '间隔',

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLibraryOverview } from '../../api/stats';
 import { Panel } from '../../components/Panel';
-import type { LibraryOverview } from '../../api/provisional-contract';
+import type { LibraryOverview } from '../../api/types';
 
 const KINDS = ['movies', 'tvshows', 'music', 'mixed'] as const;
 type Kind = (typeof KINDS)[number];

@@ -8,7 +8,7 @@ import { Poster } from '../../components/media';
 import { Switch } from '../../components/inputs';
 import { formatDateTime } from '../../lib/format';
 import { STORAGE, usePreference } from '../../store/preferences';
-import type { RecentlyAdded as Entry } from '../../api/provisional-contract';
+import type { RecentlyAdded as Entry } from '../../api/types';
 
 const SHOWN = ['Series', 'Movie', 'Audio', 'Episode'];
 

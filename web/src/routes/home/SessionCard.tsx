@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { MediaStream, Session } from '../../api/provisional-contract';
+import type { MediaStream, Session } from '../../api/types';
 import { DeviceIcon } from '../../components/DeviceIcon';
 import { Avatar } from '../../components/media';
 import { formatBitrate, formatTicks, formatTime, resolutionLabel } from '../../lib/format';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSocketEvent } from '../../socket/socket';
-import type { Session } from '../../api/provisional-contract';
+import type { Session } from '../../api/types';
 import { useConfig } from '../../api/auth';
 import { SessionCard } from './SessionCard';
 import { useSessionsStore, visibleSessions } from './sessions-store';

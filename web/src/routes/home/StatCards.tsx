@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { StatItem } from '../../api/provisional-contract';
+import type { StatItem } from '../../api/types';
 import {
   useMostActiveUsers,
   useMostPopularByType,

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Session } from '../../api/provisional-contract';
+import type { Session } from '../../api/types';
 
 /** The latest 'sessions' push, kept across screens. null until the first push arrives. */
 export const useSessionsStore = create<{ sessions: Session[] | null; set: (sessions: Session[]) => void }>((set) => ({

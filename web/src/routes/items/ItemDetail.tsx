@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { fetchItem, useEpisodes, useItemDetails, useLibraries, useSeasons } from '../../api/library';
 import { useConfig } from '../../api/auth';
 import { ApiError, errorMessage, isNotFound } from '../../api/client';
-import type { Item } from '../../api/provisional-contract';
+import type { Item } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Poster } from '../../components/media';
 import { Tabs } from '../../components/inputs';

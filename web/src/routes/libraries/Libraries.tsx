@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useLibraries } from '../../api/library';
 import { useLibraryCardStats, useLibraryMetadata } from '../../api/stats';
-import type { Library } from '../../api/provisional-contract';
+import type { Library } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Switch } from '../../components/inputs';
 import { Ago } from '../users/Users';

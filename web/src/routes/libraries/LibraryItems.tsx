@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useLibraryItemsWithStats } from '../../api/stats';
-import type { Item } from '../../api/provisional-contract';
+import type { Item } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Poster } from '../../components/media';
 import { SearchInput } from '../../components/inputs';

@@ -62,7 +62,7 @@ export function ActivityMonitorForm() {
           />
           {check.activeError && (
             <p id="monitor-active-error" className="mt-1 text-sm text-red-400" role="alert">
-              {t('settings.monitor.activeRange', { min: ACTIVE_INTERVAL.min, max: ACTIVE_INTERVAL.max })}
+              {t('settings.monitor.activeRange', { min: ACTIVE_INTERVAL.min, max: ACTIVE_INTERVAL.max, step: ACTIVE_INTERVAL.step })}
             </p>
           )}
         </div>
@@ -84,7 +84,7 @@ export function ActivityMonitorForm() {
           />
           {check.idleError && (
             <p id="monitor-idle-error" className="mt-1 text-sm text-red-400" role="alert">
-              {t('settings.monitor.idleRange', { min: IDLE_INTERVAL.min, max: IDLE_INTERVAL.max })}
+              {t('settings.monitor.idleRange', { min: IDLE_INTERVAL.min, max: IDLE_INTERVAL.max, step: IDLE_INTERVAL.step })}
             </p>
           )}
         </div>

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { setExcludedLibrary, useTrackedLibraries } from '../../api/library';
 import { errorMessage } from '../../api/client';
-import type { TrackedLibrary } from '../../api/provisional-contract';
+import type { TrackedLibrary } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Poster } from '../../components/media';
 import { Switch } from '../../components/inputs';

@@ -3,24 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { setTaskSettings, startTask, stopTask, useTaskSettings } from '../../api/settings';
 import { errorMessage } from '../../api/client';
-import type { Task } from '../../api/provisional-contract';
+import type { Task } from '../../api/types';
 import { useSocketEvent } from '../../socket/socket';
 import { toast } from '../../components/toasts';
 import { TASK_INTERVALS } from '../../lib/rules';
+import { Panel } from '../../components/Panel';
 
-/** The four tasks of SPEC.md §9; the playback reporting import has no interval. */
-export const KNOWN_TASKS: Task[] = [
-  { name: 'PartialSyncTask', type: 'JOB', running: false },
-  { name: 'FullSyncTask', type: 'JOB', running: false },
-  { name: 'PlaybackSyncTask', type: 'IMPORT', running: false },
-  { name: 'BackupTask', type: 'JOB', running: false },
-];
-
-/** Merges a pushed task list over the known tasks (the push wins). */
-export function mergeTasks(pushed: readonly Task[] | null): Task[] {
-  if (!pushed) return KNOWN_TASKS;
-  const byName = new Map(KNOWN_TASKS.map((task) => [task.name, task]));
-  for (const task of pushed) byName.set(task.name, task);
+/** Merges the latest pushed task list over the loaded one (a push wins, name by name). */
+export function mergeTasks(loaded: readonly Task[], pushed: readonly Task[] | null): Task[] {
+  const byName = new Map(loaded.map((task) => [task.name, task]));
+  for (const task of pushed ?? []) byName.set(task.name, task);
   return [...byName.values()];
 }
 
@@ -33,7 +25,7 @@ export function TasksTable() {
   useSocketEvent<Task[]>('task-list', (list) => {
     if (Array.isArray(list)) setPushed(list);
   });
-  const tasks = mergeTasks(pushed);
+  const tasks = mergeTasks(settings.data ?? [], pushed);
 
   async function act(task: Task) {
     setPending(task.name);
@@ -49,6 +41,7 @@ export function TasksTable() {
   async function changeInterval(taskname: string, interval: number) {
     try {
       await setTaskSettings(taskname, interval);
+      setPushed((list) => list && list.map((task) => (task.name === taskname ? { ...task, Interval: interval } : task)));
       await queryClient.invalidateQueries({ queryKey: ['task-settings'] });
     } catch (error) {
       toast.error(errorMessage(error));
@@ -60,59 +53,61 @@ export function TasksTable() {
       <h3 id="tasks-title" className="mb-2 font-semibold text-white">
         {t('tasks.title')}
       </h3>
-      <div className="overflow-x-auto rounded-lg border border-gray-800">
-        <table className="table" data-testid="tasks-table">
-          <thead>
-            <tr>
-              <th>{t('tasks.task')}</th>
-              <th>{t('tasks.type')}</th>
-              <th>{t('tasks.interval')}</th>
-              <th>
-                <span className="sr-only">{t('tasks.action')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tasks.map((task) => {
-              const interval = (settings.data ?? []).find((s) => s.taskname === task.name)?.Interval ?? 15;
-              return (
-                <tr key={task.name}>
-                  <td>{t(`tasks.names.${task.name}`, { defaultValue: task.name })}</td>
-                  <td>{task.type}</td>
-                  <td>
-                    {task.type === 'IMPORT' ? (
-                      '-'
-                    ) : (
-                      <select
-                        className="input w-36"
-                        aria-label={t('tasks.intervalFor', { task: t(`tasks.names.${task.name}`, { defaultValue: task.name }) })}
-                        value={interval}
-                        onChange={(e) => void changeInterval(task.name, Number(e.target.value))}
+      <Panel isLoading={settings.isLoading} error={settings.error} isEmpty={tasks.length === 0} empty="tasks.empty">
+        <div className="overflow-x-auto rounded-lg border border-gray-800">
+          <table className="table" data-testid="tasks-table">
+            <thead>
+              <tr>
+                <th>{t('tasks.task')}</th>
+                <th>{t('tasks.type')}</th>
+                <th>{t('tasks.interval')}</th>
+                <th>
+                  <span className="sr-only">{t('tasks.action')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((task) => {
+                const interval = task.Interval ?? 15;
+                return (
+                  <tr key={task.name}>
+                    <td>{t(`tasks.names.${task.name}`, { defaultValue: task.name })}</td>
+                    <td>{task.type}</td>
+                    <td>
+                      {task.type === 'IMPORT' ? (
+                        '-'
+                      ) : (
+                        <select
+                          className="input w-36"
+                          aria-label={t('tasks.intervalFor', { task: t(`tasks.names.${task.name}`, { defaultValue: task.name }) })}
+                          value={interval}
+                          onChange={(e) => void changeInterval(task.name, Number(e.target.value))}
+                        >
+                          {TASK_INTERVALS.map((minutes) => (
+                            <option key={minutes} value={minutes}>
+                              {t('tasks.minutes', { count: minutes })}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </td>
+                    <td className="text-right">
+                      <button
+                        type="button"
+                        className={task.running ? 'btn-danger' : 'btn-primary'}
+                        disabled={pending === task.name}
+                        onClick={() => void act(task)}
                       >
-                        {TASK_INTERVALS.map((minutes) => (
-                          <option key={minutes} value={minutes}>
-                            {t('tasks.minutes', { count: minutes })}
-                          </option>
-                        ))}
-                      </select>
-                    )}
-                  </td>
-                  <td className="text-right">
-                    <button
-                      type="button"
-                      className={task.running ? 'btn-danger' : 'btn-primary'}
-                      disabled={pending === task.name}
-                      onClick={() => void act(task)}
-                    >
-                      {task.running ? t('tasks.stop') : t('tasks.start')}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                        {task.running ? t('tasks.stop') : t('tasks.start')}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
     </section>
   );
 }

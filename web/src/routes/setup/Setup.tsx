@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { configSetup, createUser } from '../../api/auth';
 import { beginFullSync } from '../../api/settings';
 import { setStoredToken } from '../../store/preferences';
+import { apiBase } from '../../api/api-base';
 import { authErrorText } from '../login/login-errors';
 import { PasswordInput } from './PasswordInput';
 
@@ -71,7 +72,7 @@ function StepTwo() {
       setStatus({ ok: true, text: `${answer.message}. ${t('setup.syncStarting')}` });
       await new Promise((resolve) => setTimeout(resolve, SYNC_DELAY_MS));
       await beginFullSync().catch(() => undefined);
-      window.location.assign(new URL('./', document.baseURI).href);
+      window.location.assign(`${apiBase}/`);
     } catch (failure) {
       setStatus({ ok: false, text: authErrorText(failure, t, true) });
       setBusy(false);

@@ -1,7 +1,7 @@
 import { AreaChart, BarChart } from '@tremor/react';
 import { useTranslation } from 'react-i18next';
 import { useViews, type ViewsChart as Chart } from '../../api/stats';
-import type { ViewsOverTime } from '../../api/provisional-contract';
+import type { ViewsOverTime } from '../../api/types';
 import { Panel } from '../../components/Panel';
 
 export const CHART_COLORS = ['blue', 'emerald', 'amber', 'violet', 'rose', 'cyan', 'indigo', 'fuchsia', 'lime', 'orange'];

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useAllUserActivity } from '../../api/stats';
 import { setUntrackedUser, useUntrackedUsers } from '../../api/users';
 import { errorMessage } from '../../api/client';
-import type { UserActivityRow } from '../../api/provisional-contract';
+import type { UserActivityRow } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Avatar } from '../../components/media';
 import { PageSizeSelect, Pager, SearchInput } from '../../components/inputs';

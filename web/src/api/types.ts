@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import type {
+  clientCardAnswer,
+  genreStatsAnswer,
+  GeolocationAnswer,
+  GlobalStatsAnswer,
+  HistoryPageAnswer,
+  itemCardAnswer,
+  ItemAnswer,
+  LastPlayedAnswer,
+  LibraryAnswer,
+  libraryCardAnswer,
+  libraryMetadataAnswer,
+  libraryOverviewAnswer,
+  LiveSession,
+  LogEntry as ContractLogEntry,
+  playMethodCardAnswer,
+  PlaybackRecordShape,
+  RecentlyAddedAnswer,
+  sessionMediaStream,
+  ActivityMonitorSettings as ContractMonitorSettings,
+  TaskEventPayload,
+  TaskInfoAnswer,
+  timelineAnswer,
+  trackedLibrary,
+  UserActivityAnswer,
+  userCardAnswer,
+  userDetailsAnswer,
+  ViewsAnswer,
+} from '@reelstat/contract';
+
+/** The web's types, all derived from the server's zod contract (services/core/src/contract). */
+
+export type MediaStream = z.infer<typeof sessionMediaStream>;
+export type Session = LiveSession;
+export type TranscodingInfo = NonNullable<LiveSession['TranscodingInfo']>;
+
+/** One row of any stat card: the union of the card answers' fields (each card fills its own). */
+export type StatItem = Partial<
+  z.infer<typeof itemCardAnswer>[number] &
+    z.infer<typeof libraryCardAnswer>[number] &
+    z.infer<typeof clientCardAnswer>[number] &
+    z.infer<typeof userCardAnswer>[number] &
+    z.infer<typeof playMethodCardAnswer>[number]
+>;
+
+export type LibraryOverview = z.infer<typeof libraryOverviewAnswer>[number];
+export type TrackedLibrary = z.infer<typeof trackedLibrary>;
+export type Library = LibraryAnswer;
+export type LibraryMetadata = z.infer<typeof libraryMetadataAnswer>[number];
+export type Item = ItemAnswer;
+export type RecentlyAdded = RecentlyAddedAnswer;
+export type UserActivityRow = UserActivityAnswer;
+export type UserDetails = z.infer<typeof userDetailsAnswer>;
+export type LastPlayed = LastPlayedAnswer;
+export type TimeParts = { days?: number | null; hours?: number | null; minutes?: number | null; seconds?: number | null };
+
+/**
+ * A history row. The contract leaves TranscodingInfo and MediaStreams as unknown (they are the media server's
+ * own objects): the web reads them with the session's shapes.
+ */
+export type PlaybackActivity = Omit<PlaybackRecordShape, 'TranscodingInfo' | 'MediaStreams' | 'results'> & {
+  TranscodingInfo?: TranscodingInfo | null;
+  MediaStreams?: MediaStream[] | null;
+  results?: PlaybackActivity[] | null;
+};
+export type Paged = Omit<HistoryPageAnswer, 'results'> & { results: PlaybackActivity[] };
+
+export type GlobalStats = GlobalStatsAnswer;
+export type GenreStat = z.infer<typeof genreStatsAnswer>['results'][number];
+export type TimelineEntry = z.infer<typeof timelineAnswer>[number];
+export type ViewsOverTime = ViewsAnswer;
+export type LogEntry = ContractLogEntry;
+export type Task = TaskInfoAnswer;
+export type ActivityMonitorSettings = ContractMonitorSettings;
+export type GeolocationResult = GeolocationAnswer;
+export type TaskEvent = TaskEventPayload;
