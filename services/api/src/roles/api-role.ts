@@ -11,10 +11,12 @@ import { tasksRoutes } from '../tasks/tasks-routes.js';
 import { statsRoutes } from '../stats/stats-routes.js';
 import { historyRoutes } from '../history/history-routes.js';
 import { libraryRoutes } from '../library/library-routes.js';
+import { apiDocsRoute } from '../openapi/openapi-document.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
-  return new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes, ...statsRoutes, ...historyRoutes, ...libraryRoutes, ...syncRoutes, ...tasksRoutes);
+  const routes = new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes, ...statsRoutes, ...historyRoutes, ...libraryRoutes, ...syncRoutes, ...tasksRoutes);
+  return routes.add(apiDocsRoute(() => routes.definitions));
 }
 
 /** The api role's router: body parsing, authentication, the JSON routes, then the dashboard. */

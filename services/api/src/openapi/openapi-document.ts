@@ -1,0 +1,100 @@
+import { z, type ZodType } from 'zod';
+import { VERSION } from '@reelstat/core';
+import { errorAnswer } from '@reelstat/core/contract';
+import { route, type AnyRoute } from '../http/api-routes.js';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route definitions and their zod schemas, so it cannot drift
+ * from what the server validates. docs/openapi.json is a committed copy (`npm run openapi`); a test fails
+ * when it is stale or when a mounted route is missing from it.
+ */
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** Express `/a/:id` → OpenAPI `/a/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
+
+function queryParameters(schema: ZodType | undefined, where: 'query' | 'path') {
+  if (!schema) return [];
+  const json = schemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: schemaOf(errorAnswer, 'output') } },
+});
+
+export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const definition of definitions) {
+    const path = openApiPath(definition.path);
+    const operation: Record<string, unknown> = {
+      operationId: `${definition.method}${definition.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
+      summary: definition.summary,
+      tags: [definition.tag],
+      ...(definition.access === 'authenticated' ? {} : { security: [] }),
+      parameters: [...queryParameters(definition.query, 'query'), ...queryParameters(definition.params, 'path')],
+      ...(definition.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(definition.body, 'input') } } } }
+        : {}),
+      responses: {
+        [String(definition.status ?? 200)]: definition.response
+          ? { description: 'Success', content: { 'application/json': { schema: schemaOf(definition.response, 'output') } } }
+          : { description: 'Success' },
+        ...(definition.body || definition.query || definition.params ? { 400: errorResponse('Bad input: what was wrong, per field') } : {}),
+        ...(definition.access === 'authenticated' ? { 401: errorResponse('No valid login token or API key') } : {}),
+      },
+    };
+    paths[path] = { ...paths[path], [definition.method]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Reelstat API',
+      version: VERSION,
+      description:
+        'Statistics and monitoring for Jellyfin and Emby. Paths may be prefixed by the configured BASE_URL. Authenticate with ' +
+        '`Authorization: Bearer <token>` (POST /auth/login) or an API key in `x-api-token`.',
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-token' },
+      },
+    },
+    security: [{ bearer: [] }, { apiKey: [] }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/** GET /api-docs: the document of every route mounted next to it (it lists itself too). */
+export function apiDocsRoute(definitions: () => readonly AnyRoute[]) {
+  let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+  return route({
+    method: 'get',
+    path: '/api-docs',
+    tag: 'meta',
+    summary: 'This OpenAPI 3.1 document (JSON)',
+    access: 'authenticated',
+    handle: async () => {
+      cached ??= buildOpenApiDocument(definitions());
+      return cached;
+    },
+  });
+}
