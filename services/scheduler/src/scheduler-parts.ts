@@ -1,4 +1,4 @@
-import type { Runtime } from '@reelstat/core';
+import { startTaskSchedule, startTaskWorkers, type Runtime } from '@reelstat/core';
 
 /**
  * Work that runs on the scheduler leader only (the activity monitor, schedule timers). Started when this
@@ -19,5 +19,11 @@ export interface WorkerRegistration {
  * The scheduler's parts, one line per feature. A missing or duplicate name fails at start-up
  * (see scheduler-role.ts), so a typo cannot leave a feature silently unscheduled.
  */
-export const leaderLoops: LeaderLoop[] = [];
-export const workerRegistrations: WorkerRegistration[] = [];
+export const leaderLoops: LeaderLoop[] = [
+  // Fires tasks on their intervals, fails runs whose process died, prunes old runs.
+  { name: 'task-schedule', start: async (runtime) => startTaskSchedule(runtime) },
+];
+export const workerRegistrations: WorkerRegistration[] = [
+  // Runs queued tasks (syncs, imports) and stops them on request.
+  { name: 'tasks', register: (runtime) => startTaskWorkers(runtime) },
+];

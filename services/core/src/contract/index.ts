@@ -6,3 +6,5 @@ export * from './stats.js';
 export * from './history.js';
 export * from './library.js';
 export * from './utils.js';
+export * from './tasks.js';
+export * from './sync.js';

@@ -9,6 +9,7 @@ import { AppSettings } from '../settings/app-settings.js';
 import { MediaServerLinks } from '../media-servers/media-server-links.js';
 import { SecretBox } from '../security/secret-box.js';
 import { UpdateChecker } from '../updates/update-check.js';
+import { TrackedLibraries } from '../sync/tracked-libraries.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -17,6 +18,7 @@ export interface Services {
   settings: AppSettings;
   mediaServers: MediaServerLinks;
   updates: UpdateChecker;
+  trackedLibraries: TrackedLibraries;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger):
     settings: new AppSettings(db),
     mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
     updates: new UpdateChecker(config.updateCheckUrl),
+    trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     async close() {
       await redis?.quit().catch(() => undefined);
     },

@@ -10,6 +10,10 @@ export const settingSchemas = {
   REQUIRE_LOGIN: z.boolean(),
   EXTERNAL_URL: z.string(),
   PREFERRED_ADMIN: z.object({ userid: z.string(), username: z.string() }).nullable(),
+  /** Task name → interval in minutes (SPEC.md §9 values); tasks without an entry use the default. */
+  TASK_INTERVALS: z.record(z.string(), z.number().int().positive()),
+  /** Task runs (and their logs) older than this many days are pruned. */
+  TASK_LOG_RETENTION_DAYS: z.number().int().min(1).max(3650),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -19,6 +23,8 @@ export const settingDefaults: { [K in SettingKey]: SettingValue<K> } = {
   REQUIRE_LOGIN: true,
   EXTERNAL_URL: '',
   PREFERRED_ADMIN: null,
+  TASK_INTERVALS: {},
+  TASK_LOG_RETENTION_DAYS: 30,
 };
 
 /** How long another replica's change may take to be seen here. Changes made through this process are immediate. */

@@ -121,6 +121,8 @@ export const baseItemDtoSchema = z.object({
   Status: z.string().optional(),
   Path: z.string().optional(),
   Container: z.string().optional(),
+  /** With fields=Etag: changes whenever the item does (the library sync's change marker). */
+  Etag: z.string().optional(),
   /** Emby only (Jellyfin has it on the media source). */
   Size: int.optional(),
   Width: int.optional(),

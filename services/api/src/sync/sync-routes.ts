@@ -1,0 +1,62 @@
+import { AppError, clientFor, fetchItem, TaskService, type Runtime } from '@reelstat/core';
+import { fetchItemAnswer, fetchItemBody, messageAnswer, setExcludedLibrariesBody, trackedLibrariesAnswer } from '@reelstat/core/contract';
+import { route } from '../http/api-routes.js';
+
+async function defaultServer(runtime: Runtime) {
+  const link = await runtime.services.mediaServers.getDefault();
+  if (!link) throw AppError.conflict('No media server is linked yet');
+  return link;
+}
+
+const startRoute = (path: string, name: 'FullSyncTask' | 'PartialSyncTask' | 'PlaybackSyncTask', summary: string) =>
+  route({
+    method: 'get',
+    path,
+    tag: 'sync',
+    summary: `${summary} (409 with the reason when it is already running or excluded by a running sync)`,
+    access: 'authenticated',
+    response: messageAnswer,
+    handle: async ({ runtime }) => new TaskService(runtime).start(name, 'Manual'),
+  });
+
+export const syncRoutes = [
+  startRoute('/sync/beginSync', 'FullSyncTask', 'Start a full sync of every linked media server'),
+  startRoute('/sync/beginPartialSync', 'PartialSyncTask', 'Start a partial sync (new and changed items only)'),
+  startRoute('/sync/syncPlaybackPluginData', 'PlaybackSyncTask', 'Import the Playback Reporting plugin history'),
+  route({
+    method: 'post',
+    path: '/sync/fetchItem',
+    tag: 'sync',
+    summary: 'Fetch one item missing from the database, with its parents (404 with the reason when the server does not have it)',
+    access: 'authenticated',
+    body: fetchItemBody,
+    response: fetchItemAnswer,
+    handle: async ({ body, runtime }) => {
+      const link = await defaultServer(runtime);
+      const item = await fetchItem(runtime.db, link, clientFor(link, runtime.logger), body.itemId);
+      return {
+        message: `${item.Name} fetched`,
+        item: { Id: item.Id, Name: item.Name, Type: item.Type, LibraryId: item.LibraryId },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/TrackedLibraries',
+    tag: 'sync',
+    summary: 'Libraries of the media server and whether the sync reads them',
+    access: 'authenticated',
+    response: trackedLibrariesAnswer,
+    handle: async ({ runtime }) => runtime.services.trackedLibraries.list(await defaultServer(runtime)),
+  }),
+  route({
+    method: 'post',
+    path: '/api/setExcludedLibraries',
+    tag: 'sync',
+    summary: 'Flip a library between tracked and excluded; answers the updated list',
+    access: 'authenticated',
+    body: setExcludedLibrariesBody,
+    response: trackedLibrariesAnswer,
+    handle: async ({ body, runtime }) => runtime.services.trackedLibraries.toggle(await defaultServer(runtime), body.libraryID),
+  }),
+];

@@ -1,0 +1,46 @@
+import { TaskService } from '@reelstat/core';
+import { logsAnswer, logsQuery, messageAnswer, setTaskSettingsBody, stopTaskQuery, taskListAnswer } from '@reelstat/core/contract';
+import { route } from '../http/api-routes.js';
+import { toLogEntry } from './log-entry.js';
+
+export const tasksRoutes = [
+  route({
+    method: 'get',
+    path: '/api/stopTask',
+    tag: 'tasks',
+    summary: 'Stop a running task, on whichever process runs it (409 when it is not running)',
+    access: 'authenticated',
+    query: stopTaskQuery,
+    response: messageAnswer,
+    handle: async ({ query, runtime }) => new TaskService(runtime).stop(query.task),
+  }),
+  route({
+    method: 'get',
+    path: '/api/getTaskSettings',
+    tag: 'tasks',
+    summary: 'Every task with its type, state and interval (minutes; null for IMPORT tasks)',
+    access: 'authenticated',
+    response: taskListAnswer,
+    handle: async ({ runtime }) => new TaskService(runtime).list(),
+  }),
+  route({
+    method: 'post',
+    path: '/api/setTaskSettings',
+    tag: 'tasks',
+    summary: 'Set the interval of a scheduled task (SPEC.md §9 values only)',
+    access: 'authenticated',
+    body: setTaskSettingsBody,
+    response: taskListAnswer,
+    handle: async ({ body, runtime }) => new TaskService(runtime).setInterval(body.taskname, body.Interval),
+  }),
+  route({
+    method: 'get',
+    path: '/logs/getLogs',
+    tag: 'tasks',
+    summary: 'Task runs, newest first, with their console-style log lines',
+    access: 'authenticated',
+    query: logsQuery,
+    response: logsAnswer,
+    handle: async ({ query, runtime }) => (await new TaskService(runtime).runs.list(query.limit, query.offset)).map(toLogEntry),
+  }),
+];

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** SPEC.md's task names, also the socket.io event names of their background task events. */
+export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask'] as const;
+export const taskName = z.enum(TASK_NAME_LIST);
+
+/** SPEC.md §9: the only intervals (minutes) a task may be given. */
+export const TASK_INTERVAL_CHOICES = [15, 30, 60, 720, 1440, 10080] as const;
+
+/** A row of the tasks table; also the payload items of the live 'task-list' event. */
+export const taskInfo = z.object({
+  name: taskName,
+  type: z.enum(['JOB', 'IMPORT']),
+  running: z.boolean(),
+  /** Minutes; null for IMPORT tasks (run on demand only). */
+  Interval: z.number().int().nullable(),
+});
+export type TaskInfoAnswer = z.infer<typeof taskInfo>;
+export const taskListAnswer = z.array(taskInfo);
+
+export const stopTaskQuery = z.object({ task: taskName });
+
+export const setTaskSettingsBody = z.object({
+  taskname: taskName,
+  Interval: z
+    .number()
+    .int()
+    .refine((v) => (TASK_INTERVAL_CHOICES as readonly number[]).includes(v), {
+      message: `must be one of ${TASK_INTERVAL_CHOICES.join(', ')} (minutes)`,
+    }),
+});
+
+/** Payload of the background task events (socket.io event = task name). */
+export const taskEvent = z.object({
+  type: z.enum(['Start', 'Update', 'Success', 'Error']),
+  message: z.string(),
+  progress: z.number().optional(),
+  runId: z.string(),
+});
+export type TaskEventPayload = z.infer<typeof taskEvent>;
+
+/** Log entry of SPEC.md §3: one task run with its console-style lines. */
+export const logEntry = z.object({
+  Id: z.string(),
+  Name: z.string(),
+  Type: z.enum(['JOB', 'IMPORT']),
+  ExecutionType: z.enum(['Manual', 'Automatic']),
+  TimeRun: z.string(),
+  /** Seconds (so far, while running). */
+  Duration: z.number(),
+  Result: z.enum(['Running', 'Success', 'Failed']),
+  Progress: z.number().nullable(),
+  Log: z.array(z.object({ Message: z.string(), color: z.string(), At: z.string() })),
+});
+export type LogEntry = z.infer<typeof logEntry>;
+export const logsAnswer = z.array(logEntry);
+export const logsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});

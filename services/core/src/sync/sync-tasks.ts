@@ -1,0 +1,77 @@
+/** The sync tasks: each runs over every linked media server, one after the other. */
+import type { MediaServerLink } from '../media-servers/media-server-links.js';
+import type { TaskContext, TaskDefinition } from '../tasks/task-types.js';
+import { LibrarySync } from './library-sync.js';
+import { importPlaybackReporting } from './playback-reporting-import.js';
+import { clientFor, type SyncReporter } from './sync-context.js';
+
+/** Full and partial sync write the same rows: they share a group, so they never run at the same time. */
+export const LIBRARY_SYNC_GROUP = 'task-library-sync';
+
+async function eachServer(context: TaskContext, work: (link: MediaServerLink, reporter: SyncReporter) => Promise<string>): Promise<string> {
+  const links = await context.runtime.services.mediaServers.list();
+  if (links.length === 0) throw new Error('No media server is linked yet');
+  const done: string[] = [];
+  const failed: string[] = [];
+  for (const [index, link] of links.entries()) {
+    context.signal.throwIfAborted();
+    const reporter: SyncReporter = {
+      signal: context.signal,
+      log: context.log,
+      progress: (fraction) => context.progress.report(((index + Math.max(0, Math.min(1, fraction))) / links.length) * 100),
+    };
+    try {
+      done.push(await work(link, reporter));
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      // One server down must not keep the others unsynced; the run still ends Failed.
+      const message = `${link.name}: ${(error as Error).message}`;
+      failed.push(message);
+      await context.log.error(message);
+    }
+  }
+  if (failed.length) throw new Error(failed.join('; '));
+  return done.join('; ');
+}
+
+export const fullSyncTask: TaskDefinition = {
+  name: 'FullSyncTask',
+  type: 'JOB',
+  scheduled: true,
+  group: LIBRARY_SYNC_GROUP,
+  requiresMediaServer: true,
+  run: (context) =>
+    eachServer(context, async (link, reporter) => {
+      await context.log.step(`Full sync of ${link.name} (${link.kind})`);
+      const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).full();
+      return `${s.server}: ${s.itemsListed} items in ${s.libraries} libraries, ${s.itemsWritten} written, ${s.archived} archived, ${s.users} users`;
+    }),
+};
+
+export const partialSyncTask: TaskDefinition = {
+  name: 'PartialSyncTask',
+  type: 'JOB',
+  scheduled: true,
+  group: LIBRARY_SYNC_GROUP,
+  requiresMediaServer: true,
+  run: (context) =>
+    eachServer(context, async (link, reporter) => {
+      await context.log.step(`Partial sync of ${link.name} (${link.kind})`);
+      const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).partial();
+      return `${s.server}: ${s.itemsWritten} new or changed items, ${s.users} users`;
+    }),
+};
+
+export const playbackSyncTask: TaskDefinition = {
+  name: 'PlaybackSyncTask',
+  type: 'IMPORT',
+  scheduled: false,
+  group: 'task-playback-sync',
+  requiresMediaServer: true,
+  run: (context) =>
+    eachServer(context, async (link, reporter) => {
+      await context.log.step(`Playback Reporting import from ${link.name} (${link.kind})`);
+      const s = await importPlaybackReporting(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter);
+      return `${s.server}: ${s.read} plugin rows read, ${s.imported} plays added`;
+    }),
+};
