@@ -1,0 +1,68 @@
+/** A real api+scheduler process linked to a simulator, for the sync and task tests. */
+import { startSimulator } from '@reelstat/jellyfin-sim';
+import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+
+export interface SyncHarness {
+  harness: ApiHarness;
+  sim: Simulator;
+  token: string;
+  call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+  stop(): Promise<void>;
+}
+
+export async function startSyncHarness(flavor: 'jellyfin' | 'emby', env: Record<string, string> = {}): Promise<SyncHarness> {
+  const sim = await startSimulator({ flavor, scale: 'tiny', seed: 11 });
+  const harness = await startApiHarness({ ROLES: 'api,scheduler', ...env });
+  const created = await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } });
+  const token = (created.body as { token: string }).token;
+  const linked = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+  if (linked.status !== 200) throw new Error(`configSetup: ${linked.status} ${JSON.stringify(linked.body)}`);
+  return {
+    harness,
+    sim,
+    token,
+    call: (method, path, body) => harness.call(method, path, { token, body }),
+    async stop() {
+      await harness.stop();
+      await sim.stop();
+    },
+  };
+}
+
+/** Polls until the check returns a value (not undefined), or fails with the last value seen. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface LogEntryBody {
+  Id: string;
+  Name: string;
+  Type: string;
+  ExecutionType: string;
+  Result: string;
+  Duration: number;
+  Log: Array<{ Message: string; color: string }>;
+}
+
+export async function finishedRun(h: SyncHarness, name: string, after = 0): Promise<LogEntryBody> {
+  return waitFor(async () => {
+    const logs = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
+    const runs = logs.filter((l) => l.Name === name);
+    return runs.length > after && runs[0]!.Result !== 'Running' ? runs[0] : undefined;
+  }, `${name} to finish`);
+}
+
+export async function runningTask(h: SyncHarness, name: string): Promise<void> {
+  await waitFor(async () => {
+    const tasks = (await h.call('GET', '/api/getTaskSettings')).body as Array<{ name: string; running: boolean }>;
+    return tasks.find((t) => t.name === name)?.running ? true : undefined;
+  }, `${name} to run`);
+}
