@@ -62,3 +62,4 @@ export * from './sync/fetch-item.js';
 export * from './sync/playback-reporting-import.js';
 export * from './sync/tracked-libraries.js';
 export * from './sync/sync-tasks.js';
+export * from './activity/index.js';

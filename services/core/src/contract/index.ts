@@ -2,6 +2,7 @@ export * from './common.js';
 export * from './auth.js';
 export * from './settings.js';
 export * from './api-keys.js';
+export * from './activity.js';
 export * from './stats.js';
 export * from './history.js';
 export * from './library.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.js';
+import { ACTIVITY_RECORDING_LIMITS, activityIntervals, activityRecordingRules } from '../contract/activity.js';
 
 /**
  * Runtime settings edited from the dashboard, stored in app_settings as JSON. Each key has a schema and a
@@ -10,6 +11,10 @@ export const settingSchemas = {
   REQUIRE_LOGIN: z.boolean(),
   EXTERNAL_URL: z.string(),
   PREFERRED_ADMIN: z.object({ userid: z.string(), username: z.string() }).nullable(),
+  /** Activity monitor polling intervals (ms), SPEC.md §5. */
+  ACTIVITY_MONITOR_INTERVALS: activityIntervals,
+  /** Activity monitor recording rules: minimum play length, resume-merge window. */
+  ACTIVITY_RECORDING_RULES: activityRecordingRules,
   /** Task name → interval in minutes (SPEC.md §9 values); tasks without an entry use the default. */
   TASK_INTERVALS: z.record(z.string(), z.number().int().positive()),
   /** Task runs (and their logs) older than this many days are pruned. */
@@ -23,6 +28,11 @@ export const settingDefaults: { [K in SettingKey]: SettingValue<K> } = {
   REQUIRE_LOGIN: true,
   EXTERNAL_URL: '',
   PREFERRED_ADMIN: null,
+  ACTIVITY_MONITOR_INTERVALS: { activeSessionsInterval: 1000, idleInterval: 5000 },
+  ACTIVITY_RECORDING_RULES: {
+    minimumPlaySeconds: ACTIVITY_RECORDING_LIMITS.minimumPlaySeconds.default,
+    mergeWindowMinutes: ACTIVITY_RECORDING_LIMITS.mergeWindowMinutes.default,
+  },
   TASK_INTERVALS: {},
   TASK_LOG_RETENTION_DAYS: 30,
 };

@@ -1,0 +1,121 @@
+import type { Runtime } from '../runtime/runtime.js';
+import type { LiveSession } from '../contract/activity.js';
+import { publishUiEvent } from '../bus/ui-events.js';
+import { createMediaServerClient } from '../media-server/create-client.js';
+import type { MediaServerLink } from '../media-servers/media-server-links.js';
+import { ActivityMetrics } from './activity-metrics.js';
+import { ServerMonitor } from './server-monitor.js';
+
+/** How often the set of linked media servers is re-read (a server linked or removed at run time). */
+const SERVER_LIST_REFRESH_MS = 30_000;
+/** /Sessions is small and polled often: fail fast rather than let one slow answer delay the next poll. */
+const POLL_CLIENT = { timeoutMs: 10_000, retries: 1 } as const;
+
+export const SESSIONS_UI_EVENT = 'sessions';
+
+interface RunningMonitor {
+  link: MediaServerLink;
+  monitor: ServerMonitor;
+  stop(): Promise<void>;
+}
+
+/**
+ * The activity monitor of the scheduler leader: one ServerMonitor per linked media server, each polling on
+ * its own loop (never two polls of one server at once: the next poll is scheduled when the previous one has
+ * finished), at the active interval while something plays and the idle interval otherwise. Intervals are
+ * read from the settings before every wait, so a change applies at the next poll.
+ */
+export async function startActivityMonitor(runtime: Runtime): Promise<() => Promise<void>> {
+  const metrics = ActivityMetrics.of(runtime.metrics.registry);
+  const logger = runtime.logger.child({ component: 'activity-monitor' });
+  const monitors = new Map<string, RunningMonitor>();
+  const payloads = new Map<string, LiveSession[]>();
+  let stopped = false;
+  let lastPublishedEmpty = false;
+
+  const publishSessions = async () => {
+    const all = [...payloads.values()].flat().sort((a, b) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0));
+    // While something plays, every poll pushes (positions move); when idle, only the change to empty.
+    if (all.length === 0 && lastPublishedEmpty) return;
+    lastPublishedEmpty = all.length === 0;
+    await publishUiEvent(runtime.bus, SESSIONS_UI_EVENT, all).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not publish the sessions event'),
+    );
+  };
+
+  const startMonitor = (link: MediaServerLink): RunningMonitor => {
+    const client = createMediaServerClient({ kind: link.kind, url: link.url, apiKey: link.apiKey, logger, ...POLL_CLIENT });
+    const monitor = new ServerMonitor({
+      db: runtime.db,
+      bus: runtime.bus,
+      logger,
+      settings: runtime.services.settings,
+      metrics,
+      server: { id: link.id, name: link.name, kind: link.kind },
+      client,
+    });
+    let running = true;
+    let wake: (() => void) | undefined;
+    const loop = (async () => {
+      while (running) {
+        const result = await monitor.pollOnce().catch((error: unknown) => {
+          logger.error({ err: error, server: link.name }, 'activity monitor poll failed');
+          return { ok: false, playing: false, sessions: undefined };
+        });
+        if (!running) break;
+        if (result.sessions) {
+          payloads.set(link.id, result.sessions);
+          await publishSessions();
+        }
+        const intervals = await runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS');
+        const delay = result.playing ? intervals.activeSessionsInterval : intervals.idleInterval;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+    logger.info({ server: link.name, kind: link.kind }, 'activity monitor started');
+    return {
+      link,
+      monitor,
+      async stop() {
+        running = false;
+        wake?.();
+        await loop;
+        payloads.delete(link.id);
+      },
+    };
+  };
+
+  const refreshServers = async () => {
+    const links = await runtime.services.mediaServers.list();
+    const current = new Map(links.map((link) => [link.id, link]));
+    for (const [id, running] of monitors) {
+      const link = current.get(id);
+      // A removed server, or a changed address or key: restart its monitor (its live state is in the database).
+      if (!link || link.url !== running.link.url || link.apiKey !== running.link.apiKey || link.kind !== running.link.kind) {
+        monitors.delete(id);
+        await running.stop();
+      }
+    }
+    for (const link of links) if (!monitors.has(link.id) && !stopped) monitors.set(link.id, startMonitor(link));
+  };
+
+  await refreshServers().catch((error: unknown) => logger.error({ err: error }, 'activity monitor: could not list media servers'));
+  const refresher = setInterval(() => {
+    void refreshServers().catch((error: unknown) => logger.error({ err: error }, 'activity monitor: could not list media servers'));
+  }, SERVER_LIST_REFRESH_MS);
+
+  return async () => {
+    stopped = true;
+    clearInterval(refresher);
+    const all = [...monitors.values()];
+    monitors.clear();
+    await Promise.all(all.map((running) => running.stop()));
+    logger.info('activity monitor stopped');
+  };
+}

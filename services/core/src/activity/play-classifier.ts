@@ -1,0 +1,113 @@
+import type { Database } from '../db/database.js';
+import type { Logger } from '../logging/logger.js';
+import type { MediaServerClient } from '../media-server/media-server-client.js';
+import { newPlayKeyOf, type NewPlayInfo } from './play-state-machine.js';
+import type { SessionSample } from './session-sample.js';
+
+/** Item types that are never real viewing: cinema-mode pre-rolls and trailers. Extras (theme songs and videos, local trailers) carry ExtraType. */
+const NOT_VIEWING_TYPES = new Set(['Trailer']);
+const LIBRARY_CACHE_MS = 10 * 60_000;
+const ITEM_CACHE_LIMIT = 20_000;
+const MAX_PARENT_DEPTH = 6;
+
+interface TrackingRow {
+  item_id: string;
+  user_id: string;
+  user_tracked: boolean | null;
+  library_id: string | null;
+  library_tracked: boolean | null;
+}
+
+/**
+ * Decides, once per play, which library it belongs to and whether it is recorded at all: untracked users and
+ * libraries, theme media, trailers and pre-rolls are not. The library comes from the synced items table, or
+ * from the media server (walking up the parents) when sync has not seen the item yet.
+ */
+export class PlayClassifier {
+  private libraries: { ids: Set<string>; loadedAt: number } | undefined;
+  private readonly itemLibraries = new Map<string, string | null>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly serverId: string,
+    private readonly client: MediaServerClient,
+    private readonly logger: Logger,
+  ) {}
+
+  async classify(samples: readonly SessionSample[]): Promise<Map<string, NewPlayInfo>> {
+    const result = new Map<string, NewPlayInfo>();
+    if (samples.length === 0) return result;
+    const rows = await this.db.query<TrackingRow>(
+      `SELECT s.item_id, s.user_id, u.tracked AS user_tracked, i.library_id, l.tracked AS library_tracked
+       FROM json_to_recordset($2::json) AS s(item_id text, user_id text)
+       LEFT JOIN media_users u ON u.server_id = $1 AND u.id = s.user_id
+       LEFT JOIN items i ON i.server_id = $1 AND i.id = s.item_id
+       LEFT JOIN libraries l ON l.server_id = $1 AND l.id = i.library_id`,
+      [this.serverId, JSON.stringify(samples.map((s) => ({ item_id: s.itemId, user_id: s.userId })))],
+    );
+    const byPair = new Map(rows.map((row) => [`${row.user_id}\u0000${row.item_id}`, row]));
+    const unknownItems = new Set<string>();
+    for (const sample of samples) if (!byPair.get(`${sample.userId}\u0000${sample.itemId}`)?.library_id) unknownItems.add(sample.itemId);
+    const fallback = await this.librariesFromServer([...unknownItems]);
+
+    for (const sample of samples) {
+      const row = byPair.get(`${sample.userId}\u0000${sample.itemId}`);
+      const libraryId = row?.library_id ?? fallback.get(sample.itemId)?.libraryId ?? null;
+      const libraryTracked = row?.library_id ? row.library_tracked : (fallback.get(sample.itemId)?.tracked ?? null);
+      let excluded: string | null = null;
+      if (sample.snapshot.extraType) excluded = `extra (${sample.snapshot.extraType})`;
+      else if (sample.snapshot.itemType && NOT_VIEWING_TYPES.has(sample.snapshot.itemType)) excluded = 'trailer or pre-roll';
+      else if (row?.user_tracked === false) excluded = 'untracked user';
+      else if (libraryTracked === false) excluded = 'untracked library';
+      result.set(newPlayKeyOf(sample), { libraryId, excluded });
+    }
+    return result;
+  }
+
+  private async librariesFromServer(itemIds: string[]): Promise<Map<string, { libraryId: string | null; tracked: boolean | null }>> {
+    const found = new Map<string, { libraryId: string | null; tracked: boolean | null }>();
+    if (itemIds.length === 0) return found;
+    for (const itemId of itemIds) found.set(itemId, { libraryId: await this.libraryOf(itemId), tracked: null });
+    const libraryIds = [...new Set([...found.values()].map((v) => v.libraryId).filter((id): id is string => id !== null))];
+    if (libraryIds.length > 0) {
+      const rows = await this.db.query<{ id: string; tracked: boolean }>(
+        'SELECT id, tracked FROM libraries WHERE server_id = $1 AND id = ANY($2::text[])',
+        [this.serverId, libraryIds],
+      );
+      const tracked = new Map(rows.map((row) => [row.id, row.tracked]));
+      for (const value of found.values()) if (value.libraryId) value.tracked = tracked.get(value.libraryId) ?? null;
+    }
+    return found;
+  }
+
+  private async libraryOf(itemId: string): Promise<string | null> {
+    if (this.itemLibraries.has(itemId)) return this.itemLibraries.get(itemId)!;
+    let libraryId: string | null = null;
+    try {
+      const libraries = await this.libraryIds();
+      let id = itemId;
+      for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
+        const parent = (await this.client.getItem(id)).ParentId;
+        if (!parent) break;
+        if (libraries.has(parent)) {
+          libraryId = parent;
+          break;
+        }
+        id = parent;
+      }
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message, itemId }, 'could not find the library of a playing item');
+      return null;
+    }
+    if (this.itemLibraries.size >= ITEM_CACHE_LIMIT) this.itemLibraries.clear();
+    this.itemLibraries.set(itemId, libraryId);
+    return libraryId;
+  }
+
+  private async libraryIds(): Promise<Set<string>> {
+    if (this.libraries && Date.now() - this.libraries.loadedAt < LIBRARY_CACHE_MS) return this.libraries.ids;
+    const libraries = await this.client.getLibraries();
+    this.libraries = { ids: new Set(libraries.map((library) => library.id)), loadedAt: Date.now() };
+    return this.libraries.ids;
+  }
+}

@@ -1,0 +1,196 @@
+import type { Database } from '../db/database.js';
+import type { EventBus } from '../bus/event-bus.js';
+import type { Logger } from '../logging/logger.js';
+import type { AppSettings } from '../settings/app-settings.js';
+import type { MediaServerClient } from '../media-server/media-server-client.js';
+import type { SessionInfo } from '../media-server/schemas/session.js';
+import { isMediaServerError } from '../media-server/media-server-error.js';
+import type { MediaServerKind } from '../media-servers/media-server-links.js';
+import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
+import type { LiveSession } from '../contract/activity.js';
+import type { ActivityMetrics } from './activity-metrics.js';
+import { loadLivePlays, lockServerPlays, saveLivePlays } from './live-plays-repository.js';
+import { liveSessionsPayload } from './live-session-payload.js';
+import { PlayClassifier } from './play-classifier.js';
+import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, playbackEvent } from './playback-events.js';
+import { playsToStart, reconcile, type LivePlay, type Transition } from './play-state-machine.js';
+import { reportTime, sampleSessions } from './session-sample.js';
+
+const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
+
+export interface ServerMonitorDeps {
+  db: Database;
+  bus: EventBus;
+  logger: Logger;
+  settings: AppSettings;
+  metrics: ActivityMetrics;
+  server: { id: string; name: string; kind: MediaServerKind };
+  client: MediaServerClient;
+  /** Our clock (tests pass the simulator's virtual clock). */
+  now?: () => number;
+}
+
+export interface PollResult {
+  ok: boolean;
+  /** Something is playing: poll at the active interval. */
+  playing: boolean;
+  /** The `sessions` payload of this server (SPEC.md §3 Session), when the poll reached the server. */
+  sessions?: LiveSession[];
+  transition?: Transition;
+}
+
+/**
+ * Watches one media server: each poll reads /Sessions, runs the play state machine against the live state,
+ * and writes the changes, the finished plays (recordPlays) and the rollups in one transaction. The live state
+ * is in the database, so another process (restart, failover) carries on where this one stopped.
+ */
+export class ServerMonitor {
+  private plays: LivePlay[] | undefined;
+  private readonly classifier: PlayClassifier;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ServerMonitorDeps) {
+    this.now = deps.now ?? Date.now;
+    this.classifier = new PlayClassifier(deps.db, deps.server.id, deps.client, deps.logger);
+  }
+
+  get serverId(): string {
+    return this.deps.server.id;
+  }
+
+  async pollOnce(): Promise<PollResult> {
+    const { metrics, server, logger } = this.deps;
+    const stopTimer = metrics.pollDuration.startTimer({ server: server.name });
+    try {
+      let sessions: SessionInfo[];
+      try {
+        sessions = await this.deps.client.getSessions();
+      } catch (error) {
+        metrics.pollErrors.inc({ server: server.name, kind: isMediaServerError(error) ? error.kind : 'unknown' });
+        logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: /Sessions failed');
+        return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
+      }
+      const payload = liveSessionsPayload(sessions, server.kind, server.id);
+      this.updateGauges(payload);
+      try {
+        const transition = await this.apply(sessions);
+        return { ok: true, playing: payload.length > 0, sessions: payload, transition };
+      } catch (error) {
+        // Nothing was committed: forget the in-memory state and start again from the database next time.
+        this.plays = undefined;
+        metrics.pollErrors.inc({ server: server.name, kind: 'database' });
+        logger.error({ err: error, server: server.name }, 'activity monitor: could not save the play state');
+        return { ok: false, playing: payload.length > 0, sessions: payload };
+      }
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private async apply(sessions: SessionInfo[]): Promise<Transition> {
+    const { db, server, settings } = this.deps;
+    const nowMs = this.now();
+    this.plays ??= await loadLivePlays(db, server.id);
+    const rules = await settings.get('ACTIVITY_RECORDING_RULES');
+    const samples = sampleSessions(sessions, server.kind, nowMs);
+    const idleSessions = new Map<string, number>();
+    for (const session of sessions) if (!session.NowPlayingItem?.Id) idleSessions.set(session.Id, reportTime(session, nowMs));
+    const newPlays = await this.classifier.classify(playsToStart(this.plays, samples));
+    const transition = reconcile(
+      this.plays,
+      { nowMs, samples, idleSessions, newPlays },
+      { minimumPlaySeconds: rules.minimumPlaySeconds, mergeWindowMs: rules.mergeWindowMinutes * 60_000 },
+    );
+    const recorded = transition.finals.filter((f) => f.dropped === null).map((f) => f.play);
+    if (transition.upserts.length > 0 || transition.deletes.length > 0 || recorded.length > 0) {
+      await db.sequelize.transaction(async (transaction) => {
+        await lockServerPlays(db, server.id, transaction);
+        await saveLivePlays(db, server.id, transition.upserts, transition.deletes, transaction);
+        await recordPlays(
+          db,
+          recorded.map((play) => toPlayToRecord(server.id, play)),
+          transaction,
+        );
+      });
+    }
+    this.plays = transition.plays;
+    this.afterCommit(transition, recorded);
+    return transition;
+  }
+
+  private afterCommit(transition: Transition, recorded: LivePlay[]): void {
+    const { metrics, server, bus, logger } = this.deps;
+    for (const play of recorded) {
+      metrics.plays.inc({ server: server.name, play_method: play.snapshot.playMethod });
+      metrics.watchSeconds.inc({ server: server.name, play_method: play.snapshot.playMethod }, Math.round(play.playedSeconds));
+    }
+    const publish = (channel: string, message: unknown) =>
+      bus.publish(channel, message).catch((error: unknown) => logger.warn({ err: error, channel }, 'could not publish a playback event'));
+    for (const { play, resumed } of transition.started) {
+      if (play.excluded === null) void publish(PLAYBACK_STARTED_CHANNEL, playbackEvent(server.id, play, { resumed }));
+    }
+    for (const play of transition.ended) {
+      if (play.excluded !== null) continue;
+      void publish(
+        PLAYBACK_ENDED_CHANNEL,
+        playbackEvent(server.id, play, {
+          endedAt: new Date(play.endedAtMs ?? play.lastReportAtMs).toISOString(),
+          playedSeconds: Math.round(play.playedSeconds),
+          pausedSeconds: Math.round(play.pausedSeconds),
+          completed: play.completed,
+          excluded: play.excluded,
+        }),
+      );
+    }
+  }
+
+  private updateGauges(payload: LiveSession[]): void {
+    const { metrics, server } = this.deps;
+    const counts = new Map<string, number>(PLAY_METHODS.map((m) => [m, 0]));
+    let transcodes = 0;
+    let bitrate = 0;
+    for (const session of payload) {
+      counts.set(session.PlayState.PlayMethod, (counts.get(session.PlayState.PlayMethod) ?? 0) + 1);
+      if (session.TranscodingInfo) transcodes++;
+      bitrate += session.TranscodingInfo?.Bitrate ?? session.NowPlayingItem.Bitrate ?? 0;
+    }
+    for (const [method, count] of counts) metrics.sessions.set({ server: server.name, play_method: method }, count);
+    metrics.transcodes.set({ server: server.name }, transcodes);
+    metrics.streamBitrate.set({ server: server.name }, bitrate);
+  }
+}
+
+export function toPlayToRecord(serverId: string, play: LivePlay): PlayToRecord {
+  const s = play.snapshot;
+  return {
+    serverId,
+    playKey: play.playKey,
+    source: 'monitor',
+    userId: play.userId,
+    userName: s.userName,
+    itemId: play.itemId,
+    itemName: s.itemName,
+    itemType: s.itemType,
+    seriesId: s.seriesId,
+    seriesName: s.seriesName,
+    seasonId: s.seasonId,
+    seasonNumber: s.seasonNumber,
+    episodeNumber: s.episodeNumber,
+    libraryId: s.libraryId,
+    client: s.client,
+    deviceName: s.deviceName,
+    deviceId: s.deviceId,
+    applicationVersion: s.applicationVersion,
+    remoteEndPoint: s.remoteEndPoint,
+    playMethod: s.playMethod,
+    transcodingInfo: s.transcodingInfo,
+    streamDetails: s.streamDetails ? { ...s.streamDetails, ReportedPlayMethod: s.reportedPlayMethod } : null,
+    startedAt: new Date(play.startedAtMs),
+    endedAt: play.endedAtMs === null ? null : new Date(play.endedAtMs),
+    playedSeconds: play.playedSeconds,
+    pausedSeconds: play.pausedSeconds,
+    startPositionTicks: play.startPositionTicks,
+    endPositionTicks: play.positionTicks,
+    runTimeTicks: s.runTimeTicks,
+  };
+}
