@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { itemImage, userImage } from '../api/images';
+import { useAuthImage } from '../api/use-image';
 
-/** Poster, or the 'Archived' marker for archived items (SPEC.md §4), or a neutral box when the image fails. */
+/** Poster, or the 'Archived' marker for archived items (SPEC.md §4), or a neutral box with the name when there is no image. */
 export function Poster({
   id,
   archived,
@@ -15,22 +15,21 @@ export function Poster({
   className?: string;
 }) {
   const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
-  if (archived || !id || failed)
+  const src = useAuthImage(!archived && id ? itemImage(id) : null);
+  if (archived || !src)
     return (
-      <div className={`flex shrink-0 items-center justify-center rounded bg-gray-800 text-center text-xs text-gray-400 ${className}`}>
-        {archived ? t('common.archived') : ''}
+      <div
+        className={`flex shrink-0 items-center justify-center overflow-hidden rounded bg-gradient-to-br from-gray-800 to-gray-900 p-2 text-center text-xs text-gray-400 ${className}`}
+        data-testid={archived ? 'archived-marker' : undefined}
+      >
+        {archived ? (
+          <span className="badge bg-gray-700 text-gray-200">{t('common.archived')}</span>
+        ) : src === null ? (
+          <span className="line-clamp-3 opacity-70">{alt}</span>
+        ) : null}
       </div>
     );
-  return (
-    <img
-      src={itemImage(id)}
-      alt={alt}
-      loading="lazy"
-      className={`shrink-0 rounded bg-gray-800 object-cover ${className}`}
-      onError={() => setFailed(true)}
-    />
-  );
+  return <img src={src} alt={alt} className={`shrink-0 rounded bg-gray-800 object-cover ${className}`} />;
 }
 
 export function Avatar({
@@ -44,8 +43,8 @@ export function Avatar({
   name: string;
   size?: string;
 }) {
-  const [failed, setFailed] = useState(false);
-  if (!userId || !hasImage || failed)
+  const src = useAuthImage(userId && hasImage ? userImage(userId) : null);
+  if (!src)
     return (
       <span className={`inline-flex shrink-0 items-center justify-center rounded-full bg-gray-700 text-gray-300 ${size}`} aria-hidden>
         <svg viewBox="0 0 24 24" className="h-1/2 w-1/2" fill="currentColor">
@@ -53,7 +52,5 @@ export function Avatar({
         </svg>
       </span>
     );
-  return (
-    <img src={userImage(userId)} alt={name} className={`shrink-0 rounded-full object-cover ${size}`} onError={() => setFailed(true)} />
-  );
+  return <img src={src} alt={name} className={`shrink-0 rounded-full object-cover ${size}`} />;
 }

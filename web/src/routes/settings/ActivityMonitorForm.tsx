@@ -1,22 +1,29 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setMonitorSettings, useMonitorSettings } from '../../api/settings';
 import { errorMessage } from '../../api/client';
 import { ACTIVE_INTERVAL, IDLE_INTERVAL, validateMonitor } from '../../lib/rules';
 import { FormStatus } from './FormStatus';
+import { Panel } from '../../components/Panel';
 
+/** The fields appear once the saved values are known (the recommended ones when they cannot be read). */
 export function ActivityMonitorForm() {
-  const { t } = useTranslation();
   const settings = useMonitorSettings();
-  const [active, setActive] = useState(String(ACTIVE_INTERVAL.recommended));
-  const [idle, setIdle] = useState(String(IDLE_INTERVAL.recommended));
+  if (settings.isLoading) return <Panel isLoading>{null}</Panel>;
+  return (
+    <MonitorFields
+      initialActive={settings.data?.activeSessionsInterval ?? ACTIVE_INTERVAL.recommended}
+      initialIdle={settings.data?.idleInterval ?? IDLE_INTERVAL.recommended}
+    />
+  );
+}
+
+function MonitorFields({ initialActive, initialIdle }: { initialActive: number; initialIdle: number }) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(String(initialActive));
+  const [idle, setIdle] = useState(String(initialIdle));
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => {
-    if (!settings.data) return;
-    setActive(String(settings.data.activeSessionsInterval));
-    setIdle(String(settings.data.idleInterval));
-  }, [settings.data]);
   const check = validateMonitor(Number(active), Number(idle));
   const invalid = check.activeError !== null || check.idleError !== null;
 
