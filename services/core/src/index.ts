@@ -63,3 +63,4 @@ export * from './sync/playback-reporting-import.js';
 export * from './sync/tracked-libraries.js';
 export * from './sync/sync-tasks.js';
 export * from './activity/index.js';
+export * from './stats/answer-cache.js';

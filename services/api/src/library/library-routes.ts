@@ -152,6 +152,7 @@ export const libraryRoutes = [
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
       const result = await purgeLibrary(runtime.db, server.serverId, body.id, { withActivity: body.withActivity, keepLibrary: false });
+      statisticsContext(runtime).answers.clear();
       if (result.libraries === 0 && result.items === 0 && result.plays === 0) throw AppError.notFound('Library not found');
       return { message: purgeMessage('library', result), ...result };
     },
@@ -167,6 +168,7 @@ export const libraryRoutes = [
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
       const result = await purgeLibrary(runtime.db, server.serverId, body.id, { withActivity: body.withActivity, keepLibrary: true });
+      statisticsContext(runtime).answers.clear();
       return { message: purgeMessage('library items', result), ...result };
     },
   }),
@@ -181,6 +183,7 @@ export const libraryRoutes = [
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
       const result = await purgeItem(runtime.db, server.serverId, body.id, body.withActivity);
+      statisticsContext(runtime).answers.clear();
       if (result.items === 0 && result.plays === 0) throw AppError.notFound('Item not found');
       return { message: purgeMessage('item', result), ...result };
     },

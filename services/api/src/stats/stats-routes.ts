@@ -15,6 +15,8 @@ import {
   userGenres,
   viewsChart,
   type ChartKind,
+  type Runtime,
+  type ServerContext,
 } from '@reelstat/core';
 import {
   chartQuery,
@@ -48,7 +50,19 @@ import { libraryItemsWithStatsRoute } from './library-items-route.js';
 import { statisticsContext, withServer } from './server-context.js';
 
 const tag = 'statistics';
-const zone = (runtime: Parameters<typeof statisticsContext>[0], tz: string | undefined) => statisticsContext(runtime).timeZone(tz);
+const zone = (runtime: Runtime, tz: string | undefined) => statisticsContext(runtime).timeZone(tz);
+
+/** A window of days in a zone, answered from the answer cache when nothing it depends on changed. */
+function dayWindow<T>(
+  runtime: Runtime,
+  server: ServerContext,
+  call: string,
+  body: { days: number; tz?: string | undefined },
+  read: (tz: string) => Promise<T>,
+) {
+  const tz = zone(runtime, body.tz);
+  return statisticsContext(runtime).cachedDayWindow(server, call, tz, body, () => read(tz));
+}
 
 function chartRoute(path: string, kind: ChartKind, summary: string) {
   return route({
@@ -60,9 +74,12 @@ function chartRoute(path: string, kind: ChartKind, summary: string) {
     query: chartQuery,
     response: viewsAnswer,
     handle: ({ query, runtime }) =>
-      withServer(runtime, { stats: [], libraries: [] }, (server) =>
-        viewsChart(runtime.db, server.serverId, zone(runtime, query.tz), query.days, kind),
-      ),
+      withServer(runtime, { stats: [], libraries: [] }, (server) => {
+        const tz = zone(runtime, query.tz);
+        return statisticsContext(runtime).cachedDayWindow(server, path, tz, query.days, () =>
+          viewsChart(runtime.db, server.serverId, tz, query.days, kind),
+        );
+      }),
   });
 }
 
@@ -76,7 +93,11 @@ export const statsRoutes = [
     body: itemTypeBody,
     response: itemCardAnswer,
     handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => topItems(runtime.db, server.serverId, zone(runtime, body.tz), body.days, body.type, 'plays')),
+      withServer(runtime, [], (server) =>
+        dayWindow(runtime, server, 'topItems, body.type, plays', body, (tz) =>
+          topItems(runtime.db, server.serverId, tz, body.days, body.type, 'plays'),
+        ),
+      ),
   }),
   route({
     method: 'post',
@@ -87,7 +108,11 @@ export const statsRoutes = [
     body: itemTypeBody,
     response: itemCardAnswer,
     handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => topItems(runtime.db, server.serverId, zone(runtime, body.tz), body.days, body.type, 'viewers')),
+      withServer(runtime, [], (server) =>
+        dayWindow(runtime, server, 'topItems, body.type, viewers', body, (tz) =>
+          topItems(runtime.db, server.serverId, tz, body.days, body.type, 'viewers'),
+        ),
+      ),
   }),
   route({
     method: 'post',
@@ -98,7 +123,9 @@ export const statsRoutes = [
     body: daysBody,
     response: libraryCardAnswer,
     handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => topLibraries(runtime.db, server.serverId, zone(runtime, body.tz), body.days)),
+      withServer(runtime, [], (server) =>
+        dayWindow(runtime, server, 'topLibraries', body, (tz) => topLibraries(runtime.db, server.serverId, tz, body.days)),
+      ),
   }),
   route({
     method: 'post',
@@ -109,7 +136,9 @@ export const statsRoutes = [
     body: daysBody,
     response: clientCardAnswer,
     handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => topClients(runtime.db, server.serverId, zone(runtime, body.tz), body.days)),
+      withServer(runtime, [], (server) =>
+        dayWindow(runtime, server, 'topClients', body, (tz) => topClients(runtime.db, server.serverId, tz, body.days)),
+      ),
   }),
   route({
     method: 'post',
@@ -120,7 +149,9 @@ export const statsRoutes = [
     body: daysBody,
     response: userCardAnswer,
     handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => topUsers(runtime.db, server.serverId, zone(runtime, body.tz), body.days)),
+      withServer(runtime, [], (server) =>
+        dayWindow(runtime, server, 'topUsers', body, (tz) => topUsers(runtime.db, server.serverId, tz, body.days)),
+      ),
   }),
   route({
     method: 'post',
@@ -132,7 +163,9 @@ export const statsRoutes = [
     response: playMethodCardAnswer,
     handle: ({ body, runtime }) =>
       withServer(runtime, [], (server) =>
-        playMethodCounts(runtime.db, server.serverId, zone(runtime, body.tz), body.days, server.isJellyfin),
+        dayWindow(runtime, server, 'playMethodCounts', body, (tz) =>
+          playMethodCounts(runtime.db, server.serverId, tz, body.days, server.isJellyfin),
+        ),
       ),
   }),
   route({
@@ -142,7 +175,10 @@ export const statsRoutes = [
     summary: 'Content counts per library (movies, series, seasons, episodes, tracks)',
     access: 'authenticated',
     response: libraryOverviewAnswer,
-    handle: ({ runtime }) => withServer(runtime, [], (server) => libraryOverview(runtime.db, server.serverId)),
+    handle: ({ runtime }) =>
+      withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'libraryOverview', null, () => libraryOverview(runtime.db, server.serverId)),
+      ),
   }),
   route({
     method: 'get',
@@ -151,7 +187,10 @@ export const statsRoutes = [
     summary: 'Files and bytes per library',
     access: 'authenticated',
     response: libraryMetadataAnswer,
-    handle: ({ runtime }) => withServer(runtime, [], (server) => libraryMetadata(runtime.db, server.serverId)),
+    handle: ({ runtime }) =>
+      withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'libraryMetadata', null, () => libraryMetadata(runtime.db, server.serverId)),
+      ),
   }),
   route({
     method: 'get',
@@ -160,7 +199,10 @@ export const statsRoutes = [
     summary: 'Library cards: content, runtime, all-time plays and last activity',
     access: 'authenticated',
     response: libraryCardStatsAnswer,
-    handle: ({ runtime }) => withServer(runtime, [], (server) => libraryCards(runtime.db, server.serverId)),
+    handle: ({ runtime }) =>
+      withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'libraryCards', null, () => libraryCards(runtime.db, server.serverId)),
+      ),
   }),
   route({
     method: 'get',
@@ -169,7 +211,10 @@ export const statsRoutes = [
     summary: 'The users table: all-time plays and watch time, last play and last seen',
     access: 'authenticated',
     response: userActivityAnswer,
-    handle: ({ runtime }) => withServer(runtime, [], (server) => allUserActivity(runtime.db, server.serverId)),
+    handle: ({ runtime }) =>
+      withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'allUserActivity', null, () => allUserActivity(runtime.db, server.serverId)),
+      ),
   }),
   route({
     method: 'post',
@@ -257,7 +302,11 @@ export const statsRoutes = [
     query: genreLibraryQuery,
     response: genreStatsAnswer,
     handle: async ({ query, runtime }) => ({
-      results: await withServer(runtime, [], (server) => libraryGenres(runtime.db, server.serverId, query.libraryid)),
+      results: await withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'libraryGenres', query.libraryid, () =>
+          libraryGenres(runtime.db, server.serverId, query.libraryid),
+        ),
+      ),
     }),
   }),
   libraryItemsWithStatsRoute,

@@ -10,7 +10,8 @@ import { HISTORY_SEARCH_TEXT, ROLLUP_BACKFILL_SQL } from '../../history/rollup-s
  *   zone are sums of whole quarter hours, with no approximation.
  * - play_totals keeps all-time plays and seconds per user, item (also per series and season) and library, for
  *   the pages that show all-time figures (users table, library cards, library items).
- * - A covering index lets the per-user and per-item cards of a window read only the index.
+ * - Covering indexes let the per-user and per-item cards of a window read only the index, and let a deep
+ *   history page skip its offset in the index (ids first, rows after).
  * - Trigram indexes make the history search fast when pg_trgm is available (it ships with PostgreSQL's
  *   contrib; without it the search still works, just slower).
  */
@@ -41,10 +42,11 @@ CREATE TABLE play_totals (
   PRIMARY KEY (server_id, scope, key)
 );
 
-CREATE INDEX history_started_cover ON playback_history (server_id, started_at)
+CREATE INDEX history_started_cover ON playback_history (server_id, started_at, id)
   INCLUDE (user_id, item_id, item_type, series_id, played_seconds);
-CREATE INDEX history_user_cover ON playback_history (server_id, user_id, started_at)
+CREATE INDEX history_user_cover ON playback_history (server_id, user_id, started_at, id)
   INCLUDE (item_id, series_id, played_seconds);
+CREATE INDEX history_library_cover ON playback_history (server_id, library_id, started_at, id);
 
 DO $$
 BEGIN

@@ -1,0 +1,322 @@
+/**
+ * Fills a database with a large, realistic history for benchmarks (`npm run seed:history -- --plays 5000000`):
+ * 500 users, 200,000 items (movies, series/seasons/episodes, tracks) with genres, and N plays over 3 years
+ * with daily and weekly rhythms, written with COPY. Rollups and totals are then built by the same SQL as the
+ * 0004 migration, so the statistics read exactly what recordPlays would have kept.
+ *
+ * Database: --database-url, else DATABASE_URL, else the embedded PostgreSQL under --data-dir (default
+ * ./data/bench, the directory `npm run bench:api` uses). Deterministic: the same arguments give the same data.
+ * Replaces whatever media data the database had.
+ */
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import pino from 'pino';
+import copyStreams from 'pg-copy-streams';
+import { loadConfig } from '../src/config/load-config.js';
+import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { ROLLUP_BACKFILL_SQL } from '../src/history/rollup-sql.js';
+
+export const BENCH_SERVER_ID = '00000000-0000-4000-8000-00000000be7c';
+
+function argument(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+
+const plays = Number(argument('plays', '100000'));
+const users = Number(argument('users', '500'));
+const dataDir = path.resolve(argument('data-dir', './data/bench'));
+if (!Number.isInteger(plays) || plays < 1) throw new Error('--plays must be a positive whole number');
+
+/** mulberry32: small, fast, deterministic. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = random(42);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+/** Skewed choice: a few popular entries, a long tail. */
+const skewed = (count: number) => Math.floor(count * Math.pow(rand(), 2.2));
+const text = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? '\\N' : String(value).replace(/\\/g, '\\\\').replace(/\t/g, ' ').replace(/\n/g, ' ');
+
+const GENRES = [
+  'Action',
+  'Adventure',
+  'Animation',
+  'Comedy',
+  'Crime',
+  'Documentary',
+  'Drama',
+  'Family',
+  'Fantasy',
+  'History',
+  'Horror',
+  'Music',
+  'Mystery',
+  'Romance',
+  'Science Fiction',
+  'Thriller',
+  'War',
+  'Western',
+  'Kids',
+  'Reality',
+];
+const CLIENTS = [
+  'Jellyfin Web',
+  'Jellyfin Android',
+  'Jellyfin iOS',
+  'Android TV',
+  'Infuse',
+  'Swiftfin',
+  'Finamp',
+  'Kodi',
+  'Roku',
+  'Emby Theater',
+];
+const WORDS = [
+  'Night',
+  'Storm',
+  'Silent',
+  'Red',
+  'Last',
+  'City',
+  'Dream',
+  'River',
+  'Ghost',
+  'Iron',
+  'Summer',
+  'Shadow',
+  'Golden',
+  'Wild',
+  'Blue',
+  'Secret',
+];
+const title = (n: number) => `${WORDS[n % WORDS.length]} ${WORDS[Math.floor(n / WORDS.length) % WORDS.length]} ${n}`;
+
+async function copyRows(client: pg.PoolClient | pg.Client, sql: string, rows: () => Generator<string>) {
+  const source = Readable.from(
+    (function* () {
+      let batch: string[] = [];
+      for (const row of rows()) {
+        batch.push(row);
+        if (batch.length >= 5000) {
+          yield batch.join('');
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch.join('');
+    })(),
+  );
+  await pipeline(source, client.query(copyStreams.from(sql)));
+}
+
+interface Playable {
+  id: string;
+  name: string;
+  type: 'Movie' | 'Episode' | 'Audio';
+  library: string;
+  seriesId: string | null;
+  seriesName: string | null;
+  seasonId: string | null;
+  season: number | null;
+  episode: number | null;
+  seconds: number;
+}
+
+async function main() {
+  const started = Date.now();
+  const logger = pino({ level: 'warn' });
+  let embedded: EmbeddedPostgres | undefined;
+  let url = argument('database-url', loadConfig().databaseUrl ?? '');
+  if (!url) {
+    embedded = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger);
+    url = await embedded.start();
+  }
+  const db = openDatabase(url, logger);
+  await migrateToLatest(db, logger);
+  await db.close();
+
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`SET maintenance_work_mem = '512MB'`);
+  const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
+  await client.query('TRUNCATE media_servers CASCADE');
+  await client.query(
+    `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'Bench', 'jellyfin', 'http://127.0.0.1:1', 'v1.bench.bench.bench', true)`,
+    [BENCH_SERVER_ID],
+  );
+  const server = BENCH_SERVER_ID;
+  await client.query(
+    `INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'lib-movies', 'Movies', 'movies'), ($1, 'lib-shows', 'Shows', 'tvshows'),
+       ($1, 'lib-music', 'Music', 'music'), ($1, 'lib-kids', 'Kids', 'mixed')`,
+    [server],
+  );
+  await copyRows(client, 'COPY media_users (server_id, id, name, is_administrator) FROM STDIN', function* () {
+    for (let u = 0; u < users; u += 1) yield `${server}\tuser-${u}\tUser ${u}\t${u === 0 ? 't' : 'f'}\n`;
+  });
+
+  // 200,000 items: 20,000 movies, 1,000 series with 5 seasons of 20 episodes, 74,000 tracks.
+  const playable: Playable[] = [];
+  const now = Date.now();
+  const year = 365 * 86_400_000;
+  await copyRows(
+    client,
+    `COPY items (server_id, id, library_id, type, name, series_id, series_name, season_id, season_name, index_number, parent_index_number,
+       run_time_ticks, size, path, date_created, primary_image_tag) FROM STDIN`,
+    function* () {
+      const created = () => new Date(now - rand() * 3 * year).toISOString();
+      for (let m = 0; m < 20_000; m += 1) {
+        const library = m % 10 === 0 ? 'lib-kids' : 'lib-movies';
+        const seconds = 5400 + Math.floor(rand() * 3600);
+        playable.push({
+          id: `movie-${m}`,
+          name: title(m),
+          type: 'Movie',
+          library,
+          seriesId: null,
+          seriesName: null,
+          seasonId: null,
+          season: null,
+          episode: null,
+          seconds,
+        });
+        yield `${server}\tmovie-${m}\t${library}\tMovie\t${text(title(m))}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t${seconds * 10_000_000}\t${2_000_000_000 + m}\t/movies/${m}.mkv\t${created()}\ttag${m}\n`;
+      }
+      for (let s = 0; s < 1000; s += 1) {
+        const seriesId = `series-${s}`;
+        const seriesName = `Show ${title(s)}`;
+        yield `${server}\t${seriesId}\tlib-shows\tSeries\t${text(seriesName)}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t${created()}\tstag${s}\n`;
+        for (let season = 1; season <= 5; season += 1) {
+          const seasonId = `season-${s}-${season}`;
+          yield `${server}\t${seasonId}\tlib-shows\tSeason\tSeason ${season}\t${seriesId}\t${text(seriesName)}\t\\N\t\\N\t${season}\t\\N\t\\N\t\\N\t\\N\t${created()}\t\\N\n`;
+          for (let e = 1; e <= 20; e += 1) {
+            const id = `episode-${s}-${season}-${e}`;
+            const seconds = 1500 + Math.floor(rand() * 2400);
+            playable.push({
+              id,
+              name: `Episode ${e}`,
+              type: 'Episode',
+              library: 'lib-shows',
+              seriesId,
+              seriesName,
+              seasonId,
+              season,
+              episode: e,
+              seconds,
+            });
+            yield `${server}\t${id}\tlib-shows\tEpisode\tEpisode ${e}\t${seriesId}\t${text(seriesName)}\t${seasonId}\tSeason ${season}\t${e}\t${season}\t${seconds * 10_000_000}\t${500_000_000}\t/shows/${s}/${season}/${e}.mkv\t${created()}\t\\N\n`;
+          }
+        }
+      }
+      for (let t = 0; t < 74_000; t += 1) {
+        const seconds = 150 + Math.floor(rand() * 240);
+        playable.push({
+          id: `track-${t}`,
+          name: `Track ${title(t)}`,
+          type: 'Audio',
+          library: 'lib-music',
+          seriesId: null,
+          seriesName: null,
+          seasonId: null,
+          season: null,
+          episode: null,
+          seconds,
+        });
+        yield `${server}\ttrack-${t}\tlib-music\tAudio\t${text(`Track ${title(t)}`)}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t${seconds * 10_000_000}\t${8_000_000}\t/music/${t}.flac\t${created()}\t\\N\n`;
+      }
+    },
+  );
+  await copyRows(client, 'COPY item_genres (server_id, item_id, genre) FROM STDIN', function* () {
+    for (let m = 0; m < 20_000; m += 1)
+      for (const genre of new Set([pick(GENRES), pick(GENRES)])) yield `${server}\tmovie-${m}\t${genre}\n`;
+    for (let s = 0; s < 1000; s += 1) for (const genre of new Set([pick(GENRES), pick(GENRES)])) yield `${server}\tseries-${s}\t${genre}\n`;
+  });
+  log('users, 200,000 items and genres written');
+
+  // Secondary indexes are rebuilt once after the load: far faster than maintaining them row by row.
+  const indexes = await client.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'playback_history' AND indexname NOT LIKE '%pkey' AND indexdef NOT LIKE '%UNIQUE%'`,
+  );
+  for (const index of indexes.rows) await client.query(`DROP INDEX ${index.indexname}`);
+
+  const movies = playable.filter((p) => p.type === 'Movie');
+  const episodes = playable.filter((p) => p.type === 'Episode');
+  const tracks = playable.filter((p) => p.type === 'Audio');
+  const span = 3 * year;
+  await copyRows(
+    client,
+    `COPY playback_history (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name, season_id,
+       season_number, episode_number, library_id, client, device_name, remote_end_point, play_method, started_at, ended_at, played_seconds,
+       paused_seconds, run_time_ticks) FROM STDIN`,
+    function* () {
+      for (let i = 0; i < plays; i += 1) {
+        const kind = rand();
+        const item =
+          kind < 0.35 ? movies[skewed(movies.length)]! : kind < 0.8 ? episodes[skewed(episodes.length)]! : tracks[skewed(tracks.length)]!;
+        const user = skewed(users);
+        // Evenings and weekends are busier.
+        let at = now - rand() * span;
+        const hour = new Date(at).getUTCHours();
+        if (hour < 17 && rand() < 0.4) at += (19 - hour) * 3_600_000;
+        at = Math.min(at, now - 60_000);
+        const played = Math.max(1, Math.floor(item.seconds * (0.2 + rand() * 0.8)));
+        const method = rand() < 0.6 ? 'DirectPlay' : rand() < 0.5 ? 'DirectStream' : 'Transcode';
+        const clientName = CLIENTS[(user + Math.floor(rand() * 2)) % CLIENTS.length]!;
+        yield (
+          [
+            server,
+            `seed-${i}`,
+            'monitor',
+            `user-${user}`,
+            `User ${user}`,
+            item.id,
+            text(item.name),
+            item.type,
+            text(item.seriesId),
+            text(item.seriesName),
+            text(item.seasonId),
+            text(item.season),
+            text(item.episode),
+            item.library,
+            clientName,
+            `${clientName} device ${user % 7}`,
+            `10.0.${user % 250}.${(user * 7) % 250}`,
+            method,
+            new Date(at).toISOString(),
+            new Date(at + played * 1000).toISOString(),
+            played,
+            Math.floor(rand() * 120),
+            item.seconds * 10_000_000,
+          ].join('\t') + '\n'
+        );
+      }
+    },
+  );
+  log(`${plays.toLocaleString('en')} plays copied`);
+  for (const index of indexes.rows) await client.query(index.indexdef);
+  log('history indexes rebuilt');
+  await client.query('TRUNCATE play_rollups, play_totals');
+  await client.query(ROLLUP_BACKFILL_SQL);
+  log('rollups and totals built');
+  await client.query('VACUUM ANALYZE');
+  log('vacuumed and analysed');
+  await client.end();
+  await embedded?.stop();
+  console.log(JSON.stringify({ plays, users, items: 200_000, seconds: Math.round((Date.now() - started) / 1000) }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+/**
+ * Answers of statistics calls, kept per process and keyed by everything they depend on: the call and its
+ * input, the local date of the window in its time zone, and the history's version (last play id and total
+ * plays, which change with every recorded or deleted play). A cached answer is therefore never stale for
+ * plays; names, images and content counts written by a sync may lag by at most the TTL.
+ *
+ * This is what lets the home page's cards (refreshed by every open dashboard) cost a lookup instead of a scan.
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly maxEntries = 2000,
+  ) {}
+
+  async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now) return hit.value as T;
+    const value = await compute();
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first: Map keeps insertion order.
+      for (const old of this.entries.keys()) {
+        this.entries.delete(old);
+        if (this.entries.size < this.maxEntries / 2) break;
+      }
+    }
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** Today's date (YYYY-MM-DD) in a time zone: day windows start at its local midnight. */
+export function localDate(timeZone: string, at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
