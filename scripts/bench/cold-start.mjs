@@ -16,7 +16,9 @@ const seconds = (ms) => Math.round(ms / 100) / 10;
 
 function rssKb(pid) {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return Number(line?.split(/\s+/)[1] ?? 0);
   } catch {
     return 0;
@@ -47,9 +49,17 @@ function postgresPids(dataDir) {
 
 async function startUntilReady() {
   const started = Date.now();
-  const child = spawn('npm', ['start'], { cwd: clone, env: { ...process.env, PORT: String(port), LOG_FORMAT: 'json' }, stdio: 'ignore', detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: clone,
+    env: { ...process.env, PORT: String(port), LOG_FORMAT: 'json' },
+    stdio: 'ignore',
+    detached: true,
+  });
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((res) => res.status === 200, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() - started > 180_000) throw new Error('not ready after 180 s');
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -31,7 +31,9 @@ if (existsSync(report)) {
   const summary = JSON.parse(readFileSync(report, 'utf8'));
   passed = summary.numPassedTests ?? 0;
   // A file that fails to load has no test results of its own: count it as one failure.
-  const brokenFiles = (summary.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
+  const brokenFiles = (summary.testResults ?? []).filter(
+    (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+  ).length;
   failed = (summary.numFailedTests ?? 0) + brokenFiles;
   skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
 }

@@ -15,7 +15,16 @@ import { apiDocsRoute } from '../openapi/openapi-document.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
-  const routes = new ApiRoutes(runtime).add(...authRoutes, ...settingsRoutes, ...apiKeysRoutes, ...statsRoutes, ...historyRoutes, ...libraryRoutes, ...syncRoutes, ...tasksRoutes);
+  const routes = new ApiRoutes(runtime).add(
+    ...authRoutes,
+    ...settingsRoutes,
+    ...apiKeysRoutes,
+    ...statsRoutes,
+    ...historyRoutes,
+    ...libraryRoutes,
+    ...syncRoutes,
+    ...tasksRoutes,
+  );
   return routes.add(apiDocsRoute(() => routes.definitions));
 }
 
