@@ -64,3 +64,5 @@ export * from './sync/tracked-libraries.js';
 export * from './sync/sync-tasks.js';
 export * from './activity/index.js';
 export * from './stats/answer-cache.js';
+export * from './geolocation/geolocation-service.js';
+export * from './geolocation/private-address.js';

@@ -18,7 +18,17 @@ function mountedRoutes(harness: ApiHarness): MountedRoute[] {
 }
 
 /** The documented public list (docs/security.md). Anything else must answer 401 without credentials. */
-const PUBLIC = new Set(['GET /auth/isConfigured', 'POST /auth/createuser', 'POST /auth/login', 'POST /auth/configSetup']);
+const PUBLIC = new Set([
+  'GET /auth/isConfigured',
+  'POST /auth/createuser',
+  'POST /auth/login',
+  'POST /auth/configSetup',
+  // Image proxies: loaded by <img>, which cannot send a token; ids and sizes only (docs/security.md).
+  'GET /proxy/Items/Images/Primary',
+  'GET /proxy/Items/Images/Backdrop',
+  'GET /proxy/Users/Images/Primary',
+  'GET /proxy/web/assets/img/devices/',
+]);
 
 describe('authentication of every route', () => {
   let harness: ApiHarness;

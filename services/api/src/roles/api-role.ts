@@ -12,6 +12,8 @@ import { statsRoutes } from '../stats/stats-routes.js';
 import { historyRoutes } from '../history/history-routes.js';
 import { libraryRoutes } from '../library/library-routes.js';
 import { apiDocsRoute } from '../openapi/openapi-document.js';
+import { utilsRoutes } from '../utils/utils-routes.js';
+import { imagesRoutes } from '../images/images-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
@@ -22,6 +24,8 @@ export function createApiRoutes(runtime: Runtime): ApiRoutes {
     ...statsRoutes,
     ...historyRoutes,
     ...libraryRoutes,
+    ...utilsRoutes,
+    ...imagesRoutes,
     ...syncRoutes,
     ...tasksRoutes,
   );

@@ -36,6 +36,8 @@ export interface AppConfig {
   instanceId: string;
   /** True when PostgreSQL is started by Reelstat itself (no DATABASE_URL). */
   embeddedDatabase: boolean;
+  /** IP geolocation: the MaxMind GeoLite2 web service (account id + licence key) and/or a local .mmdb file. */
+  geolocation: { accountId: string | undefined; licenseKey: string | undefined; serviceUrl: string; databasePath: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -130,6 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     instanceId: values.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     embeddedDatabase: values.DATABASE_URL === undefined,
+    geolocation: {
+      accountId: values.GEOLITE_ACCOUNT_ID,
+      licenseKey: values.GEOLITE_LICENSE_KEY,
+      serviceUrl: values.GEOLITE_URL.replace(/\/+$/, ''),
+      databasePath: values.GEOLITE_DB_PATH,
+    },
   };
 }
 
