@@ -79,11 +79,10 @@ export function Sidebar({ open, onNavigate }: { open: boolean; onNavigate: () =>
   return (
     <aside
       className={`${open ? 'block' : 'hidden'} fixed inset-y-0 left-0 z-30 w-60 shrink-0 overflow-y-auto border-r border-gray-800 bg-gray-900 p-3 lg:static lg:block lg:overflow-visible`}
-      aria-label={t('nav.label')}
     >
       <div className="lg:sticky lg:top-3">
         <div className="mb-4 px-2 py-3 text-xl font-bold text-white">Reelstat</div>
-        <nav>
+        <nav aria-label={t('nav.label')}>
           <ul className="space-y-1">
             {ITEMS.map((item) => {
               const active = isActivePath(pathname, item.to);

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { baseUrlForConfig } from './e2e/env';
+
+/** The system's Chromium (apt-get install -y chromium); Playwright never downloads a browser here. */
+const chromium = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((file) => existsSync(file));
+
+/**
+ * End-to-end tests of the built dashboard against a real Reelstat (fresh data directory, embedded PostgreSQL)
+ * linked to the Jellyfin simulator; both are started by e2e/global-setup.ts. One worker: the tests share
+ * that backend, and 00-setup runs the first-run wizard before the others.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['json', { outputFile: '../.test-results/playwright.json' }]],
+  globalSetup: './e2e/global-setup.ts',
+  use: {
+    baseURL: baseUrlForConfig(),
+    viewport: { width: 1280, height: 900 },
+    trace: 'off',
+    launchOptions: {
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    },
+  },
+});
