@@ -56,9 +56,18 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
     expect(fullEvents[0]).toBe('Start');
     expect(fullEvents.at(-1)).toBe('Success');
     expect(fullEvents).toContain('Update');
-    const lists = events.filter((e) => e.event === 'task-list').map((e) => e.payload as Array<{ name: string; running: boolean }>);
-    expect(lists.some((l) => l.find((t) => t.name === 'FullSyncTask')?.running)).toBe(true);
-    expect(lists.at(-1)!.find((t) => t.name === 'FullSyncTask')!.running).toBe(false);
+    const lists = () => events.filter((e) => e.event === 'task-list').map((e) => e.payload as Array<{ name: string; running: boolean }>);
+    expect(lists().some((l) => l.find((t) => t.name === 'FullSyncTask')?.running)).toBe(true);
+    // The list pushed after the run says it is idle again.
+    await waitFor(
+      async () =>
+        lists()
+          .at(-1)!
+          .find((t) => t.name === 'FullSyncTask')!.running
+          ? undefined
+          : true,
+      'an idle task list',
+    );
   });
 
   it('stops a running task on request; the database stays consistent and the next run completes', async () => {

@@ -86,6 +86,7 @@ export class LibrarySync {
 
   async full(): Promise<SyncSummary> {
     const startedAt = new Date();
+    const dbStartedAt = await this.repo.databaseNow();
     const { log } = this.reporter;
     const summary = this.emptySummary();
     summary.users = await this.syncUsers();
@@ -126,7 +127,7 @@ export class LibrarySync {
     } finally {
       await this.repo.clearStage(runId);
     }
-    await this.finishDerived();
+    await this.finishDerived(dbStartedAt);
     await this.repo.setCursor(this.link.id, SYNC_STARTED_CURSOR, startedAt.toISOString());
     this.reporter.progress(1);
     return summary;
@@ -134,6 +135,7 @@ export class LibrarySync {
 
   async partial(): Promise<SyncSummary> {
     const startedAt = new Date();
+    const dbStartedAt = await this.repo.databaseNow();
     const { log } = this.reporter;
     const summary = this.emptySummary();
     summary.users = await this.syncUsers();
@@ -149,7 +151,7 @@ export class LibrarySync {
       for await (const page of prefetched(
         this.client.iterateItems(
           { parentId: library.id, fields: SYNC_ITEM_FIELDS, minDateLastSaved: fresh ? undefined : since, ...this.itemQueryExtras },
-          { pageSize: this.tuning.pageSize, signal: this.signal },
+          { pageSize: this.tuning.pageSize ?? 200, signal: this.signal },
         ),
       )) {
         this.signal.throwIfAborted();
@@ -160,7 +162,7 @@ export class LibrarySync {
       if (listed) await log.info(`${library.name}: ${listed} new or changed items${fresh ? ' (first sync of this library)' : ''}`);
       this.reporter.progress((index + 1) / Math.max(1, tracked.length));
     }
-    await this.finishDerived();
+    await this.finishDerived(dbStartedAt);
     await this.repo.setCursor(this.link.id, SYNC_STARTED_CURSOR, startedAt.toISOString());
     return summary;
   }
@@ -183,8 +185,8 @@ export class LibrarySync {
     return { server: this.link.name, users: 0, libraries: 0, itemsListed: 0, itemsWritten: 0, archived: 0 };
   }
 
-  private async finishDerived(): Promise<void> {
-    await this.repo.propagateParentNames(this.link.id);
+  private async finishDerived(since: Date): Promise<void> {
+    await this.repo.propagateParentNames(this.link.id, since);
     await this.repo.refreshLibraryCounts(this.link.id);
   }
 
@@ -218,7 +220,7 @@ export class LibrarySync {
     for await (const page of prefetched(
       this.client.iterateItems(
         { parentId: library.id, fields: LIST_FIELDS, ...this.itemQueryExtras },
-        { pageSize: this.tuning.listPageSize ?? 2000, signal: this.signal },
+        { pageSize: this.tuning.listPageSize ?? 1000, signal: this.signal },
       ),
     )) {
       this.signal.throwIfAborted();
@@ -259,7 +261,7 @@ export class LibrarySync {
     for await (const page of prefetched(
       this.client.iterateItems(
         { parentId: library.id, fields: SYNC_ITEM_FIELDS, ...this.itemQueryExtras },
-        { pageSize: this.tuning.pageSize, signal: this.signal },
+        { pageSize: this.tuning.pageSize ?? 200, signal: this.signal },
       ),
     )) {
       this.signal.throwIfAborted();

@@ -13,9 +13,9 @@ export interface SyncReporter {
 }
 
 export interface SyncTuning {
-  /** Items per page when fetching full items (default 500). */
+  /** Items per page when fetching full items (default 200: two pages in memory at most, see prefetched). */
   pageSize?: number;
-  /** Items per page of the id + DateLastSaved listing of a re-sync (default 2000). */
+  /** Items per page of the id + Etag listing of a re-sync (default 1000). */
   listPageSize?: number;
 }
 

@@ -263,24 +263,23 @@ export class SyncRepository {
 
   /**
    * Names copied onto children (an episode's series and season name, a track's album) follow their parent:
-   * the server re-saves a renamed series but not its episodes.
+   * the server re-saves a renamed series but not its episodes. Only parents written since `since` (this run)
+   * can have changed, so only their children are looked at.
    */
-  async propagateParentNames(serverId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE items c SET series_name = p.name FROM items p
-       WHERE c.server_id = $1 AND p.server_id = $1 AND c.series_id = p.id AND c.series_name IS DISTINCT FROM p.name RETURNING 1`,
-      [serverId],
-    );
-    await this.db.query(
-      `UPDATE items c SET season_name = p.name FROM items p
-       WHERE c.server_id = $1 AND p.server_id = $1 AND c.season_id = p.id AND c.season_name IS DISTINCT FROM p.name RETURNING 1`,
-      [serverId],
-    );
-    await this.db.query(
-      `UPDATE items c SET album_name = p.name FROM items p
-       WHERE c.server_id = $1 AND p.server_id = $1 AND c.album_id = p.id AND c.album_name IS DISTINCT FROM p.name RETURNING 1`,
-      [serverId],
-    );
+  async propagateParentNames(serverId: string, since: Date): Promise<void> {
+    for (const [column, idColumn] of [
+      ['series_name', 'series_id'],
+      ['season_name', 'season_id'],
+      ['album_name', 'album_id'],
+    ] as const) {
+      // Column names come from the fixed list above, never from input.
+      await this.db.query(
+        `UPDATE items c SET ${column} = p.name FROM items p
+         WHERE p.server_id = $1 AND p.last_synced_at >= $2 AND c.server_id = $1 AND c.${idColumn} = p.id
+           AND c.${column} IS DISTINCT FROM p.name RETURNING 1`,
+        [serverId, since.toISOString()],
+      );
+    }
   }
 
   /**
@@ -311,6 +310,12 @@ export class SyncRepository {
   }
 
   // ------------------------------------------------------------------ cursors
+
+  /** The database's clock (rows are stamped with it). */
+  async databaseNow(): Promise<Date> {
+    const [row] = await this.db.query<{ now: Date }>('SELECT now() AS now');
+    return row!.now;
+  }
 
   async cursor(serverId: string, name: string): Promise<string | undefined> {
     const [row] = await this.db.query<{ value: string }>('SELECT value FROM sync_cursors WHERE server_id = $1 AND name = $2', [

@@ -45,9 +45,10 @@ export async function startTaskWorkers(runtime: Runtime, service = new TaskServi
   for (const group of service.registry.groups) stopWorkers.push(await runtime.queue.work<TaskJobData>(group, handle));
 
   return async () => {
-    for (const stop of stopWorkers) await stop();
-    // A full sync may take minutes: shutdown stops it between two pages instead of waiting for the end.
+    // A full sync may take minutes: shutdown stops it between two pages instead of waiting for the end. Abort
+    // first: closing a BullMQ worker waits for its running job.
     for (const { controller } of running.values()) controller.abort(new TaskStopped('Reelstat is shutting down'));
+    for (const stop of stopWorkers) await stop();
     await Promise.all([...running.values()].map((r) => r.done));
     await unsubscribe();
   };

@@ -1,0 +1,174 @@
+#!/usr/bin/env -S npx tsx
+// `npm run bench:sync`: full sync of the simulator's large preset by a real Reelstat process (embedded
+// PostgreSQL, all roles, started from source), then an unchanged second full sync, then a partial sync after
+// 100 new items. Prints JSON: items, wall time, items/s and the peak RSS of the Reelstat process per phase.
+// The simulator runs in a process of its own so that its memory is not counted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const scale = process.env.BENCH_SCALE ?? 'large';
+const work = mkdtempSync(path.join(tmpdir(), 'reelstat-bench-sync-'));
+const apiKey = randomBytes(16).toString('hex');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let tail = '';
+  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.once('exit', (code) => {
+    if (code && code !== 0 && !stopping) process.stderr.write(`${command} ${args.join(' ')} exited with ${code}:\n${tail}\n`);
+  });
+  return child;
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let stopping = false;
+const simPort = await freePort();
+const appPort = await freePort();
+const simUrl = `http://127.0.0.1:${simPort}`;
+const appUrl = `http://127.0.0.1:${appPort}`;
+
+const sim = start(
+  process.execPath,
+  ['--import', 'tsx', 'services/jellyfin-sim/src/cli.ts', '--scale', scale, '--port', String(simPort), '--api-key', apiKey, '--seed', '1'],
+  {},
+);
+const app = start(process.execPath, ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
+  PORT: String(appPort),
+  HOST: '127.0.0.1',
+  DATA_DIR: work,
+  LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'json',
+  JWT_SECRET: randomBytes(24).toString('hex'),
+  UPDATE_CHECK_URL: '',
+});
+
+async function shutdown(): Promise<void> {
+  stopping = true;
+  for (const child of [app, sim]) {
+    if (child.exitCode === null && child.pid) {
+      process.kill(-child.pid, 'SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
+try {
+  await waitUntil('the simulator', async () => (await fetch(`${simUrl}/System/Info/Public`)).ok);
+  await waitUntil('Reelstat', async () => (await fetch(`${appUrl}/readyz`)).ok);
+
+  const call = async (method: string, route: string, body?: unknown, token?: string): Promise<unknown> => {
+    const res = await fetch(`${appUrl}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const password = createHash('sha3-512').update('bench-password').digest('hex');
+  const { token } = (await call('POST', '/auth/createuser', { username: 'admin', password })) as { token: string };
+  await call('POST', '/auth/configSetup', { JF_HOST: simUrl, JF_API_KEY: apiKey }, token);
+  const state = (await (await fetch(`${simUrl}/__control/state`, { headers: { 'X-Emby-Token': apiKey } })).json()) as {
+    counts: { items: number };
+  };
+
+  const pid = app.pid!;
+  type Log = { Name: string; Result: string; Duration: number; Log: Array<{ Message: string }> };
+  async function phase(route: string, task: string, runsBefore: number) {
+    let peak = rssMb(pid);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+    const started = performance.now();
+    await call('GET', route, undefined, token);
+    let run: Log | undefined;
+    await waitUntil(
+      task,
+      async () => {
+        const logs = ((await call('GET', '/logs/getLogs', undefined, token)) as Log[]).filter((l) => l.Name === task);
+        run = logs.length > runsBefore && logs[0]!.Result !== 'Running' ? logs[0] : undefined;
+        return run !== undefined;
+      },
+      1_800_000,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    if (run!.Result !== 'Success') throw new Error(`${task} ${run!.Result}: ${run!.Log.map((l) => l.Message).join('\n')}`);
+    const summary = run!.Log.at(-1)!.Message;
+    const listed = Number(/(\d+) items in/.exec(summary)?.[1] ?? /(\d+) new or changed/.exec(summary)?.[1] ?? 0);
+    return {
+      seconds: Math.round(seconds * 10) / 10,
+      items: listed,
+      itemsPerSecond: Math.round(listed / seconds),
+      peakRssMb: peak,
+      summary,
+    };
+  }
+
+  const full = await phase('/sync/beginSync', 'FullSyncTask', 0);
+  const resync = await phase('/sync/beginSync', 'FullSyncTask', 1);
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${simUrl}/__control/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Emby-Token': apiKey },
+      body: JSON.stringify({ type: 'Movie', name: `Bench Added ${i}` }),
+    });
+    if (!res.ok) throw new Error(`adding an item: ${res.status} ${await res.text()}`);
+  }
+  const partial = await phase('/sync/beginPartialSync', 'PartialSyncTask', 0);
+
+  console.log(
+    JSON.stringify(
+      {
+        scale,
+        serverItems: state.counts.items,
+        fullSync: full,
+        unchangedFullSync: { ...resync, ratioToFirst: Math.round((resync.seconds / full.seconds) * 100) / 100 },
+        partialSyncAfter100New: partial,
+        peakRssMbWholeRun: rssMb(pid, 'VmHWM'),
+        targets: { fullSyncSeconds: 600, peakRssMb: 300, unchangedRatio: 0.5, partialSyncSeconds: 10 },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await shutdown();
+}
