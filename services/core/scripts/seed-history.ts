@@ -149,7 +149,8 @@ async function main() {
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`SET maintenance_work_mem = '512MB'`);
+  await client.query(`SET maintenance_work_mem = '1GB'`);
+  await client.query('SET max_parallel_maintenance_workers = 2');
   const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
   await client.query('TRUNCATE media_servers CASCADE');
   await client.query(

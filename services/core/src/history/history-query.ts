@@ -163,7 +163,9 @@ export async function queryHistory(db: Database, serverId: string, request: Hist
   if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
 
   const filtered = where.length > 1 + (scope.kind === 'all' ? 0 : 1);
-  const order = `${HISTORY_SORTS[request.sort]} ${request.desc ? 'DESC' : 'ASC'} NULLS LAST, id ${request.desc ? 'DESC' : 'ASC'}`;
+  // Default null ordering (nulls last ascending, first descending) so that one index serves both directions.
+  const direction = request.desc ? 'DESC' : 'ASC';
+  const order = `${HISTORY_SORTS[request.sort]} ${direction}, id ${direction}`;
   const offset = (request.page - 1) * request.size;
   const [rows, total] = await Promise.all([
     // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).

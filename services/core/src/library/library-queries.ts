@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { AnswerCache } from '../stats/answer-cache.js';
 import { timePartsSince } from '../stats/time-window.js';
 
 /**
@@ -29,7 +30,21 @@ export function collectionType(value: string | null | undefined): string {
   return value === 'movies' || value === 'tvshows' || value === 'music' ? value : 'mixed';
 }
 
+/**
+ * Content figures change only when a sync writes items, so they are kept a minute per process (and dropped at
+ * once by a purge here) instead of counting every item on each page view.
+ */
+const contentCache = new AnswerCache(60_000, 500);
+
+export function forgetLibraryContent(): void {
+  contentCache.clear();
+}
+
 async function libraryRows(db: Database, serverId: string, libraryId?: string): Promise<LibraryRow[]> {
+  return contentCache.get(JSON.stringify([db.url, serverId, libraryId ?? null]), () => countLibraryRows(db, serverId, libraryId));
+}
+
+async function countLibraryRows(db: Database, serverId: string, libraryId?: string): Promise<LibraryRow[]> {
   return db.query<LibraryRow>(
     `SELECT l.id, l.name, l.collection_type, l.tracked, l.archived, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash,
        COALESCE(c.entries, 0)::int AS entries, COALESCE(c.seasons, 0)::int AS seasons, COALESCE(c.episodes, 0)::int AS episodes,

@@ -47,6 +47,14 @@ CREATE INDEX history_started_cover ON playback_history (server_id, started_at, i
 CREATE INDEX history_user_cover ON playback_history (server_id, user_id, started_at, id)
   INCLUDE (item_id, series_id, played_seconds);
 CREATE INDEX history_library_cover ON playback_history (server_id, library_id, started_at, id);
+-- One index per sort the activity table offers (ties broken by id), so any page of any sort is an index walk.
+CREATE INDEX history_sort_user ON playback_history (server_id, lower(user_name), id);
+CREATE INDEX history_sort_title ON playback_history (server_id, lower(COALESCE(series_name, item_name)), id);
+CREATE INDEX history_sort_client ON playback_history (server_id, lower(client), id);
+CREATE INDEX history_sort_device ON playback_history (server_id, lower(device_name), id);
+CREATE INDEX history_sort_address ON playback_history (server_id, remote_end_point, id);
+CREATE INDEX history_sort_method ON playback_history (server_id, play_method, id);
+CREATE INDEX history_sort_duration ON playback_history (server_id, played_seconds, id);
 
 DO $$
 BEGIN
