@@ -52,7 +52,7 @@ async function page(runtime: Runtime, scope: HistoryScope, query: HistoryQuery) 
     filters: query.filters,
   };
   const server = await statisticsContext(runtime).server();
-  if (!server) return { results: [], pages: 1, total: 0, ...base };
+  if (!server) return { results: [], pages: 1, total: 0, total_exact: true, ...base };
   const answer = await queryHistory(runtime.db, server.serverId, {
     scope,
     page: query.page,

@@ -116,7 +116,9 @@ export const historyPageAnswer = z.object({
   pages: z.number(),
   current_page: z.number(),
   size: z.number(),
+  /** Plays matching; for a search or filter, counted up to 10,000 (then `total_exact` is false). */
   total: z.number(),
+  total_exact: z.boolean(),
   search: z.string(),
   sort: z.string(),
   desc: z.boolean(),

@@ -167,7 +167,7 @@ export async function queryHistory(db: Database, serverId: string, request: Hist
   const direction = request.desc ? 'DESC' : 'ASC';
   const order = `${HISTORY_SORTS[request.sort]} ${direction}, id ${direction}`;
   const offset = (request.page - 1) * request.size;
-  const [rows, total] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).
     db.query<HistoryRow>(
       `WITH page AS (
@@ -180,18 +180,30 @@ export async function queryHistory(db: Database, serverId: string, request: Hist
        ORDER BY ${order}`,
       bind,
     ),
-    filtered ? countRows(db, where, bind) : countFromTotals(db, serverId, scope),
+    filtered ? countRows(db, where, bind) : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
   ]);
+  const { total, exact } = counted;
   return {
     results: foldConsecutive(rows.map((row) => toRecord(row, request.isJellyfin))),
     total,
+    total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
 }
 
-async function countRows(db: Database, where: string[], bind: unknown[]): Promise<number> {
-  const [row] = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM playback_history WHERE ${where.join(' AND ')}`, bind);
-  return row?.count ?? 0;
+/**
+ * Searched or filtered pages count their matches up to a cap: exact below it, "at least" above it (`exact`
+ * false), so a search matching a million plays still answers at once. Unfiltered counts are always exact.
+ */
+export const HISTORY_COUNT_CAP = 10_000;
+
+async function countRows(db: Database, where: string[], bind: unknown[]): Promise<{ total: number; exact: boolean }> {
+  const [row] = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM (SELECT 1 FROM playback_history WHERE ${where.join(' AND ')} LIMIT ${HISTORY_COUNT_CAP + 1}) AS hits`,
+    bind,
+  );
+  const count = row?.count ?? 0;
+  return { total: Math.min(count, HISTORY_COUNT_CAP), exact: count <= HISTORY_COUNT_CAP };
 }
 
 /** Unfiltered counts come from play_totals (exact, kept with every write) instead of counting millions of rows. */

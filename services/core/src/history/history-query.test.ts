@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest } from './history-query.js';
+import { recordPlays, type PlayToRecord } from './record-plays.js';
+
+/**
+ * Deep pages and capped counts on 10,050 plays: play i starts i minutes after a fixed base, is watched for
+ * (i mod 7) seconds, by "Alice" when i is even and "Bob" when odd; every 201st play is on the "Roku" client.
+ */
+describe('history pages', () => {
+  let database: TestDatabase;
+  let db: Database;
+  const serverId = randomUUID();
+  const N = 10_050;
+  const base = Date.parse('2026-01-01T00:00:00Z');
+  const request = (overrides: Partial<HistoryRequest>): HistoryRequest => ({
+    scope: { kind: 'all' },
+    page: 1,
+    size: 100,
+    search: '',
+    sort: 'ActivityDateInserted',
+    desc: true,
+    filters: {},
+    isJellyfin: true,
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url, testLogger);
+    await migrateToLatest(db, testLogger);
+    await db.query(
+      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x')`,
+      [serverId],
+    );
+    const plays: PlayToRecord[] = Array.from({ length: N }, (_, i) => ({
+      serverId,
+      playKey: `k${i}`,
+      source: 'monitor',
+      userId: i % 2 === 0 ? 'u1' : 'u2',
+      userName: i % 2 === 0 ? 'Alice' : 'Bob',
+      itemId: `item-${i}`,
+      itemName: `Film ${i}`,
+      itemType: 'Movie',
+      libraryId: 'lib',
+      client: i % 201 === 0 ? 'Roku' : 'Jellyfin Web',
+      playMethod: 'DirectPlay',
+      startedAt: new Date(base + i * 60_000),
+      playedSeconds: i % 7,
+    }));
+    expect(await recordPlays(db, plays)).toBe(N);
+  }, 60_000);
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const keys = (results: Array<{ NowPlayingItemName: string }>) => results.map((row) => Number(row.NowPlayingItemName.slice(5)));
+
+  it('reaches the last page exactly (newest first)', async () => {
+    const last = await queryHistory(db, serverId, request({ page: 101 }));
+    expect([last.total, last.total_exact, last.pages]).toEqual([N, true, 101]);
+    expect(keys(last.results)).toEqual(Array.from({ length: 50 }, (_, j) => 49 - j));
+    const first = await queryHistory(db, serverId, request({ page: 1, size: 10 }));
+    expect(keys(first.results)).toEqual(Array.from({ length: 10 }, (_, j) => N - 1 - j));
+  });
+
+  it('sorts by another column with ties in id order', async () => {
+    // Ascending by seconds: all plays with i mod 7 = 0 first (i = 0, 7, 14, …), in insertion order.
+    const page = await queryHistory(db, serverId, request({ sort: 'PlaybackDuration', desc: false, size: 10, page: 2 }));
+    expect(keys(page.results)).toEqual(Array.from({ length: 10 }, (_, j) => (10 + j) * 7));
+  });
+
+  it('counts searches exactly up to the cap, and says when it stopped', async () => {
+    const roku = await queryHistory(db, serverId, request({ search: 'roku', size: 25 }));
+    // i = 0, 201, …, 9849: 50 plays.
+    expect([roku.total, roku.total_exact, roku.pages]).toEqual([50, true, 2]);
+    const everything = await queryHistory(db, serverId, request({ search: 'film', size: 25 }));
+    expect([everything.total, everything.total_exact, everything.pages]).toEqual([HISTORY_COUNT_CAP, false, HISTORY_COUNT_CAP / 25]);
+    const bob = await queryHistory(db, serverId, request({ scope: { kind: 'user', id: 'u2' }, page: 51, size: 100 }));
+    // Bob has the 5,025 odd i; page 51 holds his 25 oldest: i = 49, 47, …, 1.
+    expect([bob.total, bob.total_exact]).toEqual([5025, true]);
+    expect(keys(bob.results)).toEqual(Array.from({ length: 25 }, (_, j) => 49 - 2 * j));
+  });
+});
