@@ -1,4 +1,4 @@
-import { startTaskSchedule, startTaskWorkers, type Runtime } from '@reelstat/core';
+import { startActivityMonitor, startTaskSchedule, startTaskWorkers, type Runtime } from '@reelstat/core';
 
 /**
  * Work that runs on the scheduler leader only (the activity monitor, schedule timers). Started when this
@@ -22,6 +22,8 @@ export interface WorkerRegistration {
 export const leaderLoops: LeaderLoop[] = [
   // Fires tasks on their intervals, fails runs whose process died, prunes old runs.
   { name: 'task-schedule', start: async (runtime) => startTaskSchedule(runtime) },
+  // Polls every linked media server's sessions and records plays exactly once (services/core/src/activity).
+  { name: 'activity-monitor', start: (runtime) => startActivityMonitor(runtime) },
 ];
 export const workerRegistrations: WorkerRegistration[] = [
   // Runs queued tasks (syncs, imports) and stops them on request.

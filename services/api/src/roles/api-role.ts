@@ -14,6 +14,7 @@ import { libraryRoutes } from '../library/library-routes.js';
 import { apiDocsRoute } from '../openapi/openapi-document.js';
 import { utilsRoutes } from '../utils/utils-routes.js';
 import { imagesRoutes } from '../images/images-routes.js';
+import { activityRoutes } from '../activity/activity-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
@@ -28,6 +29,7 @@ export function createApiRoutes(runtime: Runtime): ApiRoutes {
     ...imagesRoutes,
     ...syncRoutes,
     ...tasksRoutes,
+    ...activityRoutes,
   );
   return routes.add(apiDocsRoute(() => routes.definitions));
 }

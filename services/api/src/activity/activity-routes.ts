@@ -1,0 +1,78 @@
+import { AppError, listUntrackedUsers, toggleUntrackedUser, type Runtime } from '@reelstat/core';
+import {
+  activityMonitorSettingsAnswer,
+  activityMonitorSettingsBody,
+  setActivityMonitorSettingsAnswer,
+  setUntrackedUsersBody,
+  untrackedUsersAnswer,
+} from '@reelstat/core/contract';
+import { route } from '../http/api-routes.js';
+
+async function defaultServerId(runtime: Runtime): Promise<string> {
+  const link = await runtime.services.mediaServers.getDefault();
+  if (!link) throw AppError.conflict('No media server is linked yet');
+  return link.id;
+}
+
+async function currentSettings(runtime: Runtime) {
+  const [intervals, rules] = await Promise.all([
+    runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS'),
+    runtime.services.settings.get('ACTIVITY_RECORDING_RULES'),
+  ]);
+  return { ...intervals, ...rules };
+}
+
+export const activityRoutes = [
+  route({
+    method: 'get',
+    path: '/api/getActivityMonitorSettings',
+    tag: 'activity',
+    summary: 'Activity monitor polling intervals (ms) and recording rules',
+    access: 'authenticated',
+    response: activityMonitorSettingsAnswer,
+    handle: async ({ runtime }) => currentSettings(runtime),
+  }),
+  route({
+    method: 'post',
+    path: '/api/setActivityMonitorSettings',
+    tag: 'activity',
+    summary: 'Change the activity monitor intervals (active 500–10000 ms step 100, idle 1000–30000 ms step 1000); applied at the next poll',
+    access: 'authenticated',
+    body: activityMonitorSettingsBody,
+    response: setActivityMonitorSettingsAnswer,
+    handle: async ({ body, runtime }) => {
+      const { settings } = runtime.services;
+      await settings.set('ACTIVITY_MONITOR_INTERVALS', {
+        activeSessionsInterval: body.activeSessionsInterval,
+        idleInterval: body.idleInterval,
+      });
+      if (body.minimumPlaySeconds !== undefined || body.mergeWindowMinutes !== undefined) {
+        const rules = await settings.get('ACTIVITY_RECORDING_RULES');
+        await settings.set('ACTIVITY_RECORDING_RULES', {
+          minimumPlaySeconds: body.minimumPlaySeconds ?? rules.minimumPlaySeconds,
+          mergeWindowMinutes: body.mergeWindowMinutes ?? rules.mergeWindowMinutes,
+        });
+      }
+      return { message: 'Activity monitor settings applied in real time', ...(await currentSettings(runtime)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/UntrackedUsers',
+    tag: 'activity',
+    summary: 'Ids of the users whose plays are not recorded',
+    access: 'authenticated',
+    response: untrackedUsersAnswer,
+    handle: async ({ runtime }) => listUntrackedUsers(runtime.db, await defaultServerId(runtime)),
+  }),
+  route({
+    method: 'post',
+    path: '/api/setUntrackedUsers',
+    tag: 'activity',
+    summary: 'Toggle whether a user is tracked; answers the updated untracked list',
+    access: 'authenticated',
+    body: setUntrackedUsersBody,
+    response: untrackedUsersAnswer,
+    handle: async ({ body, runtime }) => toggleUntrackedUser(runtime.db, await defaultServerId(runtime), body.userId),
+  }),
+];
