@@ -290,7 +290,11 @@ export const statsRoutes = [
     query: genreUserQuery,
     response: genreStatsAnswer,
     handle: async ({ query, runtime }) => ({
-      results: await withServer(runtime, [], (server) => userGenres(runtime.db, server.serverId, query.userid)),
+      results: await withServer(runtime, [], (server) =>
+        statisticsContext(runtime).cachedContent(server, 'userGenres', query.userid, () =>
+          userGenres(runtime.db, server.serverId, query.userid),
+        ),
+      ),
     }),
   }),
   route({

@@ -57,16 +57,16 @@ function topGenres(rows: Array<{ genre: string; plays: number; played_seconds: n
  */
 export async function userGenres(db: Database, serverId: string, userId: string) {
   const rows = await db.query<{ genre: string; plays: number; played_seconds: number }>(
-    `SELECT g.genre, count(*)::int AS plays, sum(h.played_seconds)::bigint AS played_seconds
-     FROM playback_history h
-     JOIN LATERAL (
-       SELECT genre FROM item_genres WHERE server_id = $1 AND item_id = h.item_id
-       UNION
-       SELECT genre FROM item_genres WHERE server_id = $1 AND item_id = h.series_id
-         AND NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = h.item_id)
-     ) AS g ON true
-     WHERE h.server_id = $1 AND h.user_id = $2
-     GROUP BY g.genre`,
+    `WITH per_item AS (
+       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+       FROM playback_history WHERE server_id = $1 AND user_id = $2 GROUP BY item_id, series_id
+     ), tagged AS (
+       SELECT p.plays, p.played_seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
+       UNION ALL
+       SELECT p.plays, p.played_seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
+       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
+     )
+     SELECT genre, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM tagged GROUP BY genre`,
     [serverId, userId],
   );
   return topGenres(rows);

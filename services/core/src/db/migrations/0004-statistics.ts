@@ -47,6 +47,8 @@ CREATE INDEX history_started_cover ON playback_history (server_id, started_at, i
 CREATE INDEX history_user_cover ON playback_history (server_id, user_id, started_at, id)
   INCLUDE (item_id, series_id, played_seconds);
 CREATE INDEX history_library_cover ON playback_history (server_id, library_id, started_at, id);
+-- An item's history includes its episodes when it is a series (0001 indexes series_id) or a season.
+CREATE INDEX history_season_started ON playback_history (server_id, season_id, started_at DESC) WHERE season_id IS NOT NULL;
 -- One index per sort the activity table offers (ties broken by id), so any page of any sort is an index walk.
 CREATE INDEX history_sort_user ON playback_history (server_id, lower(user_name), id);
 CREATE INDEX history_sort_title ON playback_history (server_id, lower(COALESCE(series_name, item_name)), id);
