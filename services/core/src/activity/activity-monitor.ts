@@ -7,7 +7,7 @@ import { ActivityMetrics } from './activity-metrics.js';
 import { ServerMonitor } from './server-monitor.js';
 
 /** How often the set of linked media servers is re-read (a server linked or removed at run time). */
-const SERVER_LIST_REFRESH_MS = 30_000;
+const SERVER_LIST_REFRESH_MS = 5000;
 /** /Sessions is small and polled often: fail fast rather than let one slow answer delay the next poll. */
 const POLL_CLIENT = { timeoutMs: 10_000, retries: 1 } as const;
 
