@@ -1,7 +1,7 @@
 import { libraryItemsWithStats } from '@reelstat/core';
 import { itemsAnswer, libraryIdBody } from '@reelstat/core/contract';
 import { route } from '../http/api-routes.js';
-import { withServer } from './server-context.js';
+import { statisticsContext, withServer } from './server-context.js';
 
 export const libraryItemsWithStatsRoute = route({
   method: 'post',
@@ -11,5 +11,10 @@ export const libraryItemsWithStatsRoute = route({
   access: 'authenticated',
   body: libraryIdBody,
   response: itemsAnswer,
-  handle: ({ body, runtime }) => withServer(runtime, [], (server) => libraryItemsWithStats(runtime.db, server.serverId, body.libraryid)),
+  handle: ({ body, runtime }) =>
+    withServer(runtime, [], (server) =>
+      statisticsContext(runtime).cachedContent(server, 'libraryItemsWithStats', body.libraryid, () =>
+        libraryItemsWithStats(runtime.db, server.serverId, body.libraryid),
+      ),
+    ),
 });
