@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { baseUrlForConfig } from './e2e/env';
+import { baseUrlForConfig } from './e2e/env.js';
 
 /** The system's Chromium (apt-get install -y chromium); Playwright never downloads a browser here. */
 const chromium = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((file) => existsSync(file));

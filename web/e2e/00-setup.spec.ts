@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, PASSWORD, adminToken, api, simKey, simUrl, until } from './helpers';
+import { ADMIN, PASSWORD, adminToken, api, simKey, simUrl, until } from './helpers.js';
 
 test('first-run setup: account with password show/hide, media server, a full sync, then the dashboard', async ({ page }) => {
   const { state } = await api<{ state: number }>('/auth/isConfigured');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { historyTotal, openLoggedIn, recordPlays, until } from './helpers';
+import { historyTotal, openLoggedIn, recordPlays, until } from './helpers.js';
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);

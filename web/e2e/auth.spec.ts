@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, PASSWORD, ensureReady } from './helpers';
+import { ADMIN, PASSWORD, ensureReady } from './helpers.js';
 
 test.beforeAll(async () => {
   await ensureReady();

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, SIM_API_KEY, startReelstat, startSimulator } from './stack';
-import { publishE2E } from './env';
+import { ROOT, SIM_API_KEY, startReelstat, startSimulator } from './stack.js';
+import { publishE2E } from './env.js';
 
 /** Builds the dashboard, starts the simulator and an unconfigured Reelstat; the returned function stops both. */
 export default async function globalSetup(): Promise<() => Promise<void>> {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLoggedIn, sim, simItems, simUsers, type PlayRecord } from './helpers';
+import { openLoggedIn, sim, simItems, simUsers, type PlayRecord } from './helpers.js';
 
 test('a live session appears on Home without reload and disappears after it stops', async ({ page }) => {
   await openLoggedIn(page, '/');

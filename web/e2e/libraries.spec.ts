@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLoggedIn } from './helpers';
+import { openLoggedIn } from './helpers.js';
 
 test('library → series → season, with breadcrumbs back up', async ({ page }) => {
   await openLoggedIn(page, '/libraries');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openLoggedIn } from './helpers';
+import { openLoggedIn } from './helpers.js';
 
 test('library settings: the tracked switch flips and stays flipped', async ({ page }) => {
   await openLoggedIn(page, '/settings');

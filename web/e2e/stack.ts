@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv } from './env';
+import { childEnv } from './env.js';
 
 /** Starting and stopping the simulator and a Reelstat process, for the e2e tests, the demo and the screenshots. */
 

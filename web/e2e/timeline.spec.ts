@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, adminToken, historyTotal, openLoggedIn, recordPlays, until } from './helpers';
+import { api, adminToken, historyTotal, openLoggedIn, recordPlays, until } from './helpers.js';
 
 test('timeline: needs a user and a library; toggle-all; shows what the user watched', async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openLoggedIn } from './helpers';
+import { openLoggedIn } from './helpers.js';
 
 const names = (page: Page) => page.getByTestId('user-row').locator('td:nth-child(2)').allInnerTexts();
 

@@ -26,7 +26,15 @@ export const STORAGE = {
   statisticsDays: 'PREF_STATISTICS_DAYS',
 } as const;
 
+/** Parsed stored values, one per key: a selector must return the same reference on every call. */
+const parsed = new Map<string, unknown>();
+
 function read(key: string): unknown {
+  if (!parsed.has(key)) parsed.set(key, parse(key));
+  return parsed.get(key);
+}
+
+function parse(key: string): unknown {
   try {
     const raw = localStorage.getItem(key);
     return raw === null ? undefined : (JSON.parse(raw) as unknown);
@@ -73,5 +81,6 @@ export function clearSession(): void {
   localStorage.removeItem(STORAGE.token);
   localStorage.removeItem(STORAGE.config);
   for (const key of Object.keys(localStorage)) if (key.startsWith('PREF_')) localStorage.removeItem(key);
+  parsed.clear();
   usePreferenceStore.setState({ values: {} });
 }
