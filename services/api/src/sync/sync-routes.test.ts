@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishedRun, startSyncHarness, type SyncHarness } from './sync-test-harness.js';
+import { finishedRun, startSyncHarness, type SyncHarness } from '../../test/sync-harness.js';
 
 describe.each(['jellyfin', 'emby'] as const)('sync routes (%s)', (flavor) => {
   let h: SyncHarness;

@@ -11,7 +11,7 @@ import {
 import { digest } from '../../test/api-harness.js';
 import { spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from '../process/start-process.js';
-import { waitFor } from '../sync/sync-test-harness.js';
+import { waitFor } from '../../test/sync-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { finishedRun, runningTask, startSyncHarness, waitFor, type SyncHarness } from '../sync/sync-test-harness.js';
+import { finishedRun, runningTask, startSyncHarness, waitFor, type SyncHarness } from '../../test/sync-harness.js';
 
 describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s)', (flavor) => {
   let h: SyncHarness;

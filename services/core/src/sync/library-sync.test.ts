@@ -187,4 +187,23 @@ describe.each(['jellyfin', 'emby'] as const)('library sync against the %s simula
     );
     expect(names).toEqual([{ series_name: 'Retitled Show' }]);
   });
+  it('rides out a flaky server: failed pages are retried with backoff, one page in flight, and the sync completes', async () => {
+    const flaky = await linkSimulator(db, sim, flavor, 'flaky link');
+    await sim.control.setFaults({ errorRate: 0.2 });
+    const client = clientFor(flaky);
+    let maxInFlight = 0;
+    const watch = setInterval(() => (maxInFlight = Math.max(maxInFlight, client.load.inFlight + client.load.waiting)), 5);
+    try {
+      const summary = await new LibrarySync(db, flaky, client, recordingReporter(), { pageSize: 50 }).full();
+      const counts = sim.control.counts();
+      expect(summary.itemsWritten).toBe(
+        counts.movies + counts.series + counts.seasons + counts.episodes + counts.artists + counts.albums + counts.tracks,
+      );
+    } finally {
+      clearInterval(watch);
+      await sim.control.clearFaults();
+    }
+    // The current page and the one fetched ahead: requests never pile up behind a slow or failing server.
+    expect(maxInFlight).toBeLessThanOrEqual(2);
+  });
 });
