@@ -1,0 +1,341 @@
+#!/usr/bin/env -S npx tsx
+// `npm run bench:activity`: 500 concurrent sessions on the simulator (its own process, real clock), a real
+// Reelstat process (all roles, from source) polling every 1 s for 2 minutes against an embedded PostgreSQL,
+// while this script pauses, resumes, seeks, stops and starts plays. Prints JSON: CPU seconds and peak RSS of
+// the Reelstat process (and of PostgreSQL), p95 time from a simulator change to the socket event and to the
+// history row, database writes per second, and the accuracy against the simulator's ground truth.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import pino from 'pino';
+import { io as connectSocket } from 'socket.io-client';
+import { EmbeddedPostgres } from '../../services/core/src/db/embedded-postgres.js';
+import { compareWithTruth } from '../../services/core/src/activity/replay-accuracy.js';
+import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
+import type { PlayRecord } from '../../services/jellyfin-sim/src/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 120_000);
+const POLL_MS = 1000;
+const REPORT_MS = 10_000;
+const ACTIONS_PER_SECOND = Number(process.env.BENCH_ACTIONS_PER_SECOND ?? 10);
+const work = mkdtempSync(path.join(tmpdir(), 'reelstat-bench-activity-'));
+const simKey = randomBytes(16).toString('hex');
+const children: ChildProcess[] = [];
+let stopping = false;
+let postgres: EmbeddedPostgres | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.once('exit', (code) => {
+    if (!stopping) process.stderr.write(`${args.at(-1)} exited with ${code}:\n${tail}\n`);
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const CLOCK_TICKS = 100;
+/** utime + stime of a process, in seconds. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+/** A process and all its descendants. */
+function tree(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]!) ?? []));
+  return out;
+}
+const treeCpu = (pid: number) => tree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
+}
+
+async function main() {
+  const logger = pino({ level: 'warn' });
+  postgres = new EmbeddedPostgres(path.join(work, 'pg'), logger);
+  const databaseUrl = await postgres.start();
+  const postgresPid = postgres.pid!;
+
+  const simPort = await freePort();
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  start(
+    [
+      '--import',
+      'tsx',
+      'services/jellyfin-sim/src/cli.ts',
+      '--port',
+      String(simPort),
+      '--scale',
+      'small',
+      '--seed',
+      '5',
+      '--api-key',
+      simKey,
+    ],
+    {},
+  );
+  await waitUntil('the simulator', async () => (await fetch(`${simUrl}/System/Info/Public`)).ok);
+  const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${simUrl}/__control${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-emby-token': simKey },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const reelstat = start(['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(work, 'data'),
+    JWT_SECRET: randomBytes(24).toString('hex'),
+    LOG_LEVEL: 'warn',
+    UPDATE_CHECK_URL: '',
+  });
+  await waitUntil('Reelstat', async () => (await fetch(`${url}/readyz`)).ok);
+  const call = async (method: string, route: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const { token } = (await call('POST', '/auth/createuser', undefined, {
+    username: 'admin',
+    password: clientPasswordDigest('bench-password'),
+  })) as {
+    token: string;
+  };
+  await call('POST', '/auth/configSetup', token, { JF_HOST: simUrl, JF_API_KEY: simKey });
+  await call('POST', '/api/setActivityMonitorSettings', token, {
+    activeSessionsInterval: POLL_MS,
+    idleInterval: 1000,
+    minimumPlaySeconds: 0,
+    mergeWindowMinutes: 0,
+  });
+
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+
+  // Live view as a browser sees it.
+  const live = new Map<string, { itemId: string; paused: boolean }>();
+  const pending: Array<{ at: number; sessionId: string; check: (s: { itemId: string; paused: boolean } | undefined) => boolean }> = [];
+  const socketLatencies: number[] = [];
+  const socket = connectSocket(url, { path: '/socket.io/', auth: { token }, transports: ['websocket'] });
+  socket.on('sessions', (payload: Array<{ Id: string; NowPlayingItem: { Id: string }; PlayState: { IsPaused: boolean } }>) => {
+    const now = Date.now();
+    live.clear();
+    for (const s of payload) live.set(s.Id, { itemId: s.NowPlayingItem.Id, paused: s.PlayState.IsPaused });
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const p = pending[i]!;
+      if (p.check(live.get(p.sessionId))) {
+        socketLatencies.push(now - p.at);
+        pending.splice(i, 1);
+      }
+    }
+  });
+
+  const users = (await control<Array<{ id: string; isDisabled: boolean; enableAllFolders: boolean }>>('GET', '/users')).filter(
+    (u) => !u.isDisabled && u.enableAllFolders,
+  );
+  const items = [
+    ...(await control<string[]>('GET', '/items?type=Episode&limit=3000')),
+    ...(await control<string[]>('GET', '/items?type=Movie&limit=1000')),
+  ];
+  let device = 0;
+  let random = 7;
+  const rand = () => (random = (random * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const active = new Map<string, { sessionId: string; itemId: string; deviceId: string; paused: boolean; startedAt: number }>();
+  const stops: Array<{ at: number; deviceId: string; itemId: string }> = [];
+  const startOne = async () => {
+    const deviceId = `bench-${device++}`;
+    const itemId = items[Math.floor(rand() * items.length)]!;
+    const r = rand();
+    const at = Date.now();
+    const play = await control<PlayRecord>('POST', '/plays', {
+      userId: users[Math.floor(rand() * users.length)]!.id,
+      itemId,
+      deviceId,
+      client: ['jellyfin-web', 'jellyfin-android', 'kodi', 'infuse', 'android-tv'][device % 5],
+      method: r < 0.55 ? 'DirectPlay' : r < 0.7 ? 'DirectStream' : 'Transcode',
+      autoplay: false,
+    });
+    active.set(play.playId, { sessionId: play.sessionId, itemId, deviceId, paused: false, startedAt: at });
+    pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId === itemId });
+  };
+  for (let i = 0; i < SESSIONS; i++) await startOne();
+  await waitUntil('every session on the socket', async () => live.size >= SESSIONS, 60_000);
+  socketLatencies.length = 0;
+
+  // The measured window.
+  const cpuStart = cpuSeconds(reelstat.pid!);
+  const pgCpuStart = treeCpu(postgresPid);
+  const statsQuery = `SELECT xact_commit::bigint AS commits, (tup_inserted + tup_updated + tup_deleted)::bigint AS rows FROM pg_stat_database WHERE datname = current_database()`;
+  const statsStart = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
+  const windowStart = Date.now();
+  let actions = 0;
+  while (Date.now() - windowStart < DURATION_MS) {
+    const tickStart = Date.now();
+    for (let i = 0; i < ACTIONS_PER_SECOND; i++) {
+      const ids = [...active.keys()];
+      const playId = ids[Math.floor(rand() * ids.length)]!;
+      const play = active.get(playId)!;
+      const r = rand();
+      const at = Date.now();
+      try {
+        if (r < 0.3) {
+          await control('POST', `/plays/${playId}/${play.paused ? 'resume' : 'pause'}`);
+          play.paused = !play.paused;
+          const paused = play.paused;
+          pending.push({ at, sessionId: play.sessionId, check: (s) => s?.paused === paused });
+        } else if (r < 0.5) {
+          await control('POST', `/plays/${playId}/seek`, { positionSeconds: Math.floor(rand() * 600) });
+        } else if (at - play.startedAt > 5000) {
+          await control('POST', `/plays/${playId}/stop`);
+          active.delete(playId);
+          stops.push({ at, deviceId: play.deviceId, itemId: play.itemId });
+          pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId !== play.itemId });
+          await startOne();
+        }
+        actions++;
+      } catch {
+        active.delete(playId); // ended by itself meanwhile
+        await startOne();
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (Date.now() - tickStart))));
+  }
+  const windowSeconds = (Date.now() - windowStart) / 1000;
+  const cpu = cpuSeconds(reelstat.pid!) - cpuStart;
+  const pgCpu = treeCpu(postgresPid) - pgCpuStart;
+  const statsEnd = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
+  const peakRssMb = statusMb(reelstat.pid!, 'VmHWM');
+
+  // Stop everything and let the monitor record the last plays.
+  for (const playId of active.keys()) await control('POST', `/plays/${playId}/stop`).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const truth = await control<PlayRecord[]>('GET', '/ground-truth');
+  const rows = (
+    await db.query<{ user_id: string; item_id: string; device_id: string; started_at: Date; played_seconds: number; created_at: Date }>(
+      'SELECT user_id, item_id, device_id, started_at, played_seconds, created_at FROM playback_history',
+    )
+  ).rows;
+  const byPlay = new Map(rows.map((r) => [`${r.device_id}\u0000${r.item_id}`, r]));
+  const historyLatencies = stops
+    .map((s) => byPlay.get(`${s.deviceId}\u0000${s.itemId}`))
+    .map((row, i) => (row ? row.created_at.getTime() - stops[i]!.at : undefined))
+    .filter((v): v is number => v !== undefined);
+  const accuracy = compareWithTruth(truth, rows, { minimumPlaySeconds: 0, toleranceSeconds: (POLL_MS + REPORT_MS) / 1000 });
+
+  console.log(
+    JSON.stringify(
+      {
+        sessions: SESSIONS,
+        pollMs: POLL_MS,
+        windowSeconds: Math.round(windowSeconds),
+        actions,
+        reelstat: {
+          cpuSeconds: Math.round(cpu * 10) / 10,
+          cpuPercentOfOneCore: Math.round((cpu / windowSeconds) * 1000) / 10,
+          peakRssMb,
+        },
+        postgres: { cpuSeconds: Math.round(pgCpu * 10) / 10, cpuPercentOfOneCore: Math.round((pgCpu / windowSeconds) * 1000) / 10 },
+        detection: {
+          socketEventP95Ms: percentile(socketLatencies, 0.95),
+          socketEventMedianMs: percentile(socketLatencies, 0.5),
+          socketChangesMeasured: socketLatencies.length,
+          socketChangesNeverSeen: pending.length,
+          historyRowP95Ms: percentile(historyLatencies, 0.95),
+          historyRowMedianMs: percentile(historyLatencies, 0.5),
+          historyRowsMeasured: historyLatencies.length,
+        },
+        database: {
+          commitsPerSecond: Math.round(((Number(statsEnd.commits) - Number(statsStart.commits)) / windowSeconds) * 10) / 10,
+          rowWritesPerSecond: Math.round(((Number(statsEnd.rows) - Number(statsStart.rows)) / windowSeconds) * 10) / 10,
+        },
+        accuracy,
+        targets: { cpuPercentOfOneCore: 25, peakRssMb: 250, detectionP95Ms: 2000 },
+      },
+      null,
+      2,
+    ),
+  );
+  socket.disconnect();
+  await db.end();
+}
+
+main()
+  .catch((error: unknown) => {
+    process.exitCode = 1;
+    console.error(error);
+  })
+  .finally(async () => {
+    stopping = true;
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
+    );
+    await postgres?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
