@@ -106,7 +106,7 @@ describe('reconcile', () => {
   });
 
   it('ends the previous play when the session shows another item, and writes the ended one first', () => {
-    const { finals, writes } = replay(
+    const { finals } = replay(
       [
         [1, [sample(0, 3590)]],
         [12, [sample(10, 3600, { itemId: 'm2', positionTicks: 0 })]],
