@@ -1,11 +1,13 @@
 #!/usr/bin/env -S npx tsx
 // `npm run bench:sync`: full sync of the simulator's large preset by a real Reelstat process (embedded
-// PostgreSQL, all roles, started from source), then an unchanged second full sync, then a partial sync after
-// 100 new items. Prints JSON: items, wall time, items/s and the peak RSS of the Reelstat process per phase.
-// The simulator runs in a process of its own so that its memory is not counted.
-import { spawn, type ChildProcess } from 'node:child_process';
+// PostgreSQL, all roles), then an unchanged second full sync, then a partial sync after 100 new items.
+// Prints JSON: items, wall time, items/s and the peak RSS of the Reelstat process per phase.
+// Reelstat runs as `npm start` runs it: compiled (a clone of HEAD built with tsc into a temporary folder,
+// node_modules linked), unless BENCH_FROM_SOURCE=1 (tsx). The simulator runs in a process of its own so that
+// its memory is not counted.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,33 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const scale = process.env.BENCH_SCALE ?? 'large';
 const work = mkdtempSync(path.join(tmpdir(), 'reelstat-bench-sync-'));
 const apiKey = randomBytes(16).toString('hex');
+
+/** A clone of HEAD, compiled; its node_modules link to ours, except the workspace packages (the clone's own). */
+function compiledReelstat(): { cwd: string; args: string[]; mode: 'compiled' | 'source' } {
+  const source = {
+    cwd: root,
+    args: ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'],
+    mode: 'source' as const,
+  };
+  if (process.env.BENCH_FROM_SOURCE === '1') return source;
+  const clone = path.join(work, 'reelstat');
+  spawnSync('git', ['clone', '--quiet', root, clone], { stdio: 'inherit' });
+  mkdirSync(path.join(clone, 'node_modules/@reelstat'), { recursive: true });
+  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+    if (entry !== '@reelstat') symlinkSync(path.join(root, 'node_modules', entry), path.join(clone, 'node_modules', entry));
+  }
+  for (const name of ['core', 'scheduler', 'dispatcher', 'operator', 'api', 'jellyfin-sim']) {
+    symlinkSync(`../../services/${name}`, path.join(clone, 'node_modules/@reelstat', name));
+  }
+  // Type errors in test helpers do not stop the emit; a missing entry point does.
+  spawnSync(process.execPath, [path.join(clone, 'node_modules/typescript/bin/tsc'), '-b', 'services/api'], { cwd: clone, stdio: 'ignore' });
+  const main = path.join(clone, 'services/api/dist/main.js');
+  if (!existsSync(main)) {
+    process.stderr.write('bench:sync: the compiled build failed, measuring from source (tsx)\n');
+    return source;
+  }
+  return { cwd: clone, args: [main], mode: 'compiled' };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,8 +67,8 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   }
 }
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function start(command: string, args: string[], env: Record<string, string>, cwd = root): ChildProcess {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let tail = '';
   const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000));
   child.stdout?.on('data', keep);
@@ -54,7 +83,7 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -69,15 +98,22 @@ const sim = start(
   ['--import', 'tsx', 'services/jellyfin-sim/src/cli.ts', '--scale', scale, '--port', String(simPort), '--api-key', apiKey, '--seed', '1'],
   {},
 );
-const app = start(process.execPath, ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
-  PORT: String(appPort),
-  HOST: '127.0.0.1',
-  DATA_DIR: work,
-  LOG_LEVEL: 'warn',
-  LOG_FORMAT: 'json',
-  JWT_SECRET: randomBytes(24).toString('hex'),
-  UPDATE_CHECK_URL: '',
-});
+const reelstat = compiledReelstat();
+const dataDir = mkdtempSync(path.join(work, 'data-'));
+const app = start(
+  process.execPath,
+  reelstat.args,
+  {
+    PORT: String(appPort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    JWT_SECRET: randomBytes(24).toString('hex'),
+    UPDATE_CHECK_URL: '',
+  },
+  reelstat.cwd,
+);
 
 async function shutdown(): Promise<void> {
   stopping = true;
@@ -158,6 +194,7 @@ try {
     JSON.stringify(
       {
         scale,
+        reelstat: reelstat.mode,
         serverItems: state.counts.items,
         fullSync: full,
         unchangedFullSync: { ...resync, ratioToFirst: Math.round((resync.seconds / full.seconds) * 100) / 100 },
