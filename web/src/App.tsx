@@ -1,12 +1,13 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { ApiError } from './api/client';
 import { apiBase } from './api/api-base';
 import { useConfig, useSetupState } from './api/auth';
 import { getStoredToken, STORAGE } from './store/preferences';
 import { Toaster } from './components/toasts';
 import { Layout } from './routes/Layout';
+import { RouteError } from './routes/RouteError';
 import { Panel } from './components/Panel';
 
 const Setup = lazy(() => import('./routes/setup/Setup'));
@@ -33,13 +34,17 @@ function routerBase(): string {
   return apiBase || '/';
 }
 
+function withErrorElement(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => ({ ...route, errorElement: <RouteError /> }));
+}
+
 let router: ReturnType<typeof createBrowserRouter> | null = null;
 function appRouter() {
   router ??= createBrowserRouter(
     [
       {
         element: <Layout />,
-        children: [
+        children: withErrorElement([
           { path: '/', element: <Home /> },
           { path: '/settings', element: <Settings /> },
           { path: '/users', element: <Users /> },
@@ -54,7 +59,7 @@ function appRouter() {
           { path: '/testing/sessions', element: <TestingSessions /> },
           { path: '/testing/stats', element: <TestingStats /> },
           { path: '*', element: <NotFound /> },
-        ],
+        ]),
       },
     ],
     { basename: routerBase() },

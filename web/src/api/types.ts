@@ -55,13 +55,35 @@ export type UserDetails = z.infer<typeof userDetailsAnswer>;
 export type LastPlayed = LastPlayedAnswer;
 export type TimeParts = { days?: number | null; hours?: number | null; minutes?: number | null; seconds?: number | null };
 
+/** One side of a history row's stream details, as the activity monitor records them. */
+export interface StreamFacts {
+  Bitrate?: number;
+  Container?: string;
+  VideoCodec?: string;
+  Width?: number;
+  Height?: number;
+  FrameRate?: number;
+  VideoRange?: string;
+  AspectRatio?: string;
+  AudioCodec?: string;
+  AudioChannels?: number;
+  AudioLanguage?: string;
+  TranscodeReasons?: string[];
+}
+export interface StreamDetails {
+  Source: StreamFacts;
+  Stream: StreamFacts;
+  ReportedPlayMethod?: string | null;
+}
+
 /**
- * A history row. The contract leaves TranscodingInfo and MediaStreams as unknown (they are the media server's
- * own objects): the web reads them with the session's shapes.
+ * A history row. The contract leaves TranscodingInfo and MediaStreams as unknown: TranscodingInfo has the
+ * session's shape; MediaStreams holds the recorded {Source, Stream} facts (or, from older imports, the
+ * media server's stream list).
  */
 export type PlaybackActivity = Omit<PlaybackRecordShape, 'TranscodingInfo' | 'MediaStreams' | 'results'> & {
   TranscodingInfo?: TranscodingInfo | null;
-  MediaStreams?: MediaStream[] | null;
+  MediaStreams?: StreamDetails | MediaStream[] | null;
   results?: PlaybackActivity[] | null;
 };
 export type Paged = Omit<HistoryPageAnswer, 'results'> & { results: PlaybackActivity[] };

@@ -1,31 +1,65 @@
 import { useTranslation } from 'react-i18next';
-import type { MediaStream, PlaybackActivity } from '../../api/types';
+import type { MediaStream, PlaybackActivity, StreamDetails, StreamFacts } from '../../api/types';
 import { Modal } from '../Modal';
 import { formatBitrate } from '../../lib/format';
+
+/** The facts of the file (source) and of what was sent (stream), from either recorded shape. */
+export function streamFacts(row: PlaybackActivity): StreamDetails {
+  const details = row.MediaStreams;
+  if (details && !Array.isArray(details) && typeof details === 'object' && 'Source' in details) return details;
+  const streams: MediaStream[] = Array.isArray(details) ? details : [];
+  const info = row.TranscodingInfo ?? {};
+  const video = streams.find((s) => s.Type === 'Video');
+  const audio = streams.find((s) => s.Type === 'Audio');
+  const source: StreamFacts = {
+    Bitrate: video?.BitRate,
+    Container: info.Container,
+    VideoCodec: video?.Codec,
+    Width: video?.Width,
+    Height: video?.Height,
+    FrameRate: video?.RealFrameRate,
+    VideoRange: video?.VideoRange,
+    AspectRatio: video?.AspectRatio,
+    AudioCodec: audio?.Codec,
+    AudioChannels: audio?.Channels,
+    AudioLanguage: audio?.Language,
+  };
+  if (row.PlayMethod !== 'Transcode') return { Source: source, Stream: source };
+  return {
+    Source: source,
+    Stream: {
+      ...source,
+      Bitrate: info.Bitrate ?? source.Bitrate,
+      VideoCodec: info.IsVideoDirect ? source.VideoCodec : (info.VideoCodec ?? source.VideoCodec),
+      Width: info.Width ?? source.Width,
+      Height: info.Height ?? source.Height,
+      AudioCodec: info.IsAudioDirect ? source.AudioCodec : (info.AudioCodec ?? source.AudioCodec),
+      AudioChannels: info.AudioChannels ?? source.AudioChannels,
+      TranscodeReasons: info.TranscodeReasons,
+    },
+  };
+}
 
 /** Stream (what was sent) versus source (the file), side by side. */
 export function StreamDetailsModal({ row, onClose }: { row: PlaybackActivity; onClose: () => void }) {
   const { t } = useTranslation();
-  const info = row.TranscodingInfo ?? {};
-  const streams: MediaStream[] = row.MediaStreams ?? [];
-  const video = streams.find((s) => s.Type === 'Video');
-  const audio = streams.find((s) => s.Type === 'Audio');
+  const { Source: source, Stream: stream } = streamFacts(row);
   const transcoding = row.PlayMethod === 'Transcode';
-  const videoDirect = !transcoding || info.IsVideoDirect;
-  const audioDirect = !transcoding || info.IsAudioDirect;
+  const value = (v: string | number | undefined) => (v === undefined || v === null || v === '' ? '-' : v);
   const rows: Array<[string, React.ReactNode, React.ReactNode]> = [
-    ['bitrate', formatBitrate(transcoding ? info.Bitrate : video?.BitRate), formatBitrate(video?.BitRate)],
-    ['container', info.Container ?? '-', info.Container ?? '-'],
-    ['codec', (videoDirect ? video?.Codec : info.VideoCodec) ?? '-', video?.Codec ?? '-'],
-    ['width', (videoDirect ? video?.Width : info.Width) ?? '-', video?.Width ?? '-'],
-    ['height', (videoDirect ? video?.Height : info.Height) ?? '-', video?.Height ?? '-'],
-    ['frameRate', video?.RealFrameRate ?? '-', video?.RealFrameRate ?? '-'],
-    ['dynamicRange', video?.VideoRange ?? '-', video?.VideoRange ?? '-'],
-    ['aspectRatio', video?.AspectRatio ?? '-', video?.AspectRatio ?? '-'],
-    ['audioCodec', (audioDirect ? audio?.Codec : info.AudioCodec) ?? '-', audio?.Codec ?? '-'],
-    ['channels', (audioDirect ? audio?.Channels : info.AudioChannels) ?? '-', audio?.Channels ?? '-'],
-    ['language', audio?.Language ?? '-', audio?.Language ?? '-'],
+    ['bitrate', formatBitrate(stream.Bitrate), formatBitrate(source.Bitrate)],
+    ['container', value(stream.Container?.toUpperCase()), value(source.Container?.toUpperCase())],
+    ['codec', value(stream.VideoCodec), value(source.VideoCodec)],
+    ['width', value(stream.Width), value(source.Width)],
+    ['height', value(stream.Height), value(source.Height)],
+    ['frameRate', value(stream.FrameRate), value(source.FrameRate)],
+    ['dynamicRange', value(stream.VideoRange), value(source.VideoRange)],
+    ['aspectRatio', value(stream.AspectRatio), value(source.AspectRatio)],
+    ['audioCodec', value(stream.AudioCodec), value(source.AudioCodec)],
+    ['channels', value(stream.AudioChannels), value(source.AudioChannels)],
+    ['language', value(stream.AudioLanguage), value(source.AudioLanguage)],
   ];
+  const reasons = stream.TranscodeReasons ?? row.TranscodingInfo?.TranscodeReasons ?? [];
   return (
     <Modal title={t('activity.streamDetails')} onClose={onClose} wide>
       <p className="mb-3 text-sm text-gray-400">
@@ -54,7 +88,7 @@ export function StreamDetailsModal({ row, onClose }: { row: PlaybackActivity; on
               <th scope="row" className="text-gray-400">
                 {t('activity.fields.transcodeReasons')}
               </th>
-              <td colSpan={2}>{(info.TranscodeReasons ?? []).join(', ') || '-'}</td>
+              <td colSpan={2}>{reasons.join(', ') || '-'}</td>
             </tr>
           </tbody>
         </table>

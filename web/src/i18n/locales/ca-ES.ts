@@ -22,6 +22,8 @@ export const caES: Locale = {
   },
   common: {
     loading: 'Carregant…',
+    crashed: "No s'ha pogut mostrar aquesta pantalla",
+    reload: 'Torna a carregar',
     loadError: "No s'ha pogut carregar",
     noData: 'Sense dades',
     notFound: "No s'ha trobat la pàgina",
@@ -261,6 +263,7 @@ export const caES: Locale = {
       Size: 'Mida',
     },
     ascending: 'Ascendent',
+    showMore: "Mostra'n {{count}} més ({{total}} restants)",
     descending: 'Descendent',
   },
   items: {

@@ -22,6 +22,8 @@ export const deDE: Locale = {
   },
   common: {
     loading: 'Wird geladen…',
+    crashed: 'Diese Ansicht konnte nicht angezeigt werden',
+    reload: 'Neu laden',
     loadError: 'Laden fehlgeschlagen',
     noData: 'Keine Daten',
     notFound: 'Seite nicht gefunden',
@@ -255,6 +257,7 @@ export const deDE: Locale = {
     sortBy: 'Sortieren nach',
     sorts: { Title: 'Titel', Date: 'Hinzugefügt am', Views: 'Aufrufe', WatchTime: 'Wiedergabezeit', Size: 'Größe' },
     ascending: 'Aufsteigend',
+    showMore: '{{count}} weitere anzeigen ({{total}} übrig)',
     descending: 'Absteigend',
   },
   items: {

@@ -21,6 +21,8 @@ export const enUK = {
   },
   common: {
     loading: 'Loading…',
+    crashed: 'This screen could not be shown',
+    reload: 'Reload',
     loadError: 'Could not load',
     noData: 'No data',
     notFound: 'Page not found',
@@ -254,6 +256,7 @@ export const enUK = {
     sortBy: 'Sort by',
     sorts: { Title: 'Title', Date: 'Date added', Views: 'Views', WatchTime: 'Watch time', Size: 'Size' },
     ascending: 'Ascending',
+    showMore: 'Show {{count}} more ({{total}} left)',
     descending: 'Descending',
   },
   items: {

@@ -22,6 +22,8 @@ export const frFR: Locale = {
   },
   common: {
     loading: 'Chargement…',
+    crashed: "Impossible d'afficher cet écran",
+    reload: 'Recharger',
     loadError: 'Chargement impossible',
     noData: 'Aucune donnée',
     notFound: 'Page introuvable',
@@ -255,6 +257,7 @@ export const frFR: Locale = {
     sortBy: 'Trier par',
     sorts: { Title: 'Titre', Date: "Date d'ajout", Views: 'Vues', WatchTime: 'Durée de visionnage', Size: 'Taille' },
     ascending: 'Croissant',
+    showMore: 'Afficher {{count}} de plus ({{total}} restants)',
     descending: 'Décroissant',
   },
   items: {

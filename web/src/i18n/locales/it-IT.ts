@@ -22,6 +22,8 @@ export const itIT: Locale = {
   },
   common: {
     loading: 'Caricamento…',
+    crashed: 'Impossibile mostrare questa schermata',
+    reload: 'Ricarica',
     loadError: 'Impossibile caricare',
     noData: 'Nessun dato',
     notFound: 'Pagina non trovata',
@@ -255,6 +257,7 @@ export const itIT: Locale = {
     sortBy: 'Ordina per',
     sorts: { Title: 'Titolo', Date: 'Data di aggiunta', Views: 'Visualizzazioni', WatchTime: 'Tempo di visione', Size: 'Dimensione' },
     ascending: 'Crescente',
+    showMore: 'Mostra altri {{count}} ({{total}} rimanenti)',
     descending: 'Decrescente',
   },
   items: {

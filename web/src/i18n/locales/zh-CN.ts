@@ -23,6 +23,8 @@ export const zhCN: Locale = {
   },
   common: {
     loading: '加载中…',
+    crashed: '无法显示此页面',
+    reload: '重新加载',
     loadError: '无法加载',
     noData: '暂无数据',
     notFound: '页面不存在',
@@ -256,6 +258,7 @@ export const zhCN: Locale = {
     sortBy: '排序方式',
     sorts: { Title: '标题', Date: '添加日期', Views: '观看次数', WatchTime: '观看时长', Size: '大小' },
     ascending: '升序',
+    showMore: '再显示 {{count}} 个（还剩 {{total}} 个）',
     descending: '降序',
   },
   items: {

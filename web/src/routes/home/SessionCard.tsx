@@ -18,7 +18,7 @@ function streamAt(streams: MediaStream[] | null | undefined, type: string, index
 function Row({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div className="flex min-w-0 gap-2">
-      <dt className="w-20 shrink-0 text-gray-400">{label}</dt>
+      <dt className="w-28 shrink-0 text-gray-400">{label}</dt>
       <dd className="min-w-0 truncate">{value}</dd>
     </div>
   );

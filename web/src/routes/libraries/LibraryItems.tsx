@@ -13,6 +13,8 @@ import { STORAGE, usePreference } from '../../store/preferences';
 export const ITEM_SORTS = ['Title', 'Date', 'Views', 'WatchTime', 'Size'] as const;
 export type ItemSort = (typeof ITEM_SORTS)[number];
 export const ARCHIVE_FILTERS = ['notArchived', 'archived', 'all'] as const;
+/** Items are shown in pages of 60 (a library can hold thousands). */
+const PAGE = 60;
 
 export function sortItems(items: readonly Item[], by: ItemSort, ascending: boolean): Item[] {
   const value = (item: Item): string | number => {
@@ -44,7 +46,11 @@ export function LibraryItems({ libraryId }: { libraryId: string }) {
   const [ascending, setAscending] = usePreference(STORAGE.itemSortAsc, true);
   const [archive, setArchive] = usePreference<string>(STORAGE.archiveFilter, 'notArchived');
   const [search, setSearch] = useState('');
-  const onSearch = useCallback((text: string) => setSearch(text), []);
+  const [shown, setShown] = useState(PAGE);
+  const onSearch = useCallback((text: string) => {
+    setSearch(text);
+    setShown(PAGE);
+  }, []);
   const items = useMemo(() => {
     const needle = search.trim().toLowerCase();
     const filtered = (query.data ?? []).filter(
@@ -82,7 +88,7 @@ export function LibraryItems({ libraryId }: { libraryId: string }) {
       </div>
       <Panel isLoading={query.isLoading} error={query.error} isEmpty={items.length === 0} empty="libraries.noItems">
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
-          {items.map((item) => (
+          {items.slice(0, shown).map((item) => (
             <Link
               key={item.Id}
               to={`/libraries/item/${item.Id}`}
@@ -97,6 +103,13 @@ export function LibraryItems({ libraryId }: { libraryId: string }) {
             </Link>
           ))}
         </div>
+        {items.length > shown && (
+          <div className="mt-4 flex justify-center">
+            <button type="button" className="btn-secondary" onClick={() => setShown(shown + PAGE)}>
+              {t('libraries.showMore', { count: Math.min(PAGE, items.length - shown), total: items.length - shown })}
+            </button>
+          </div>
+        )}
       </Panel>
     </div>
   );

@@ -1,0 +1,189 @@
+// `npm run screenshots`: a screenshot of every screen into docs/screenshots/, taken in the system's Chromium from
+// the built dashboard, a fresh Reelstat and the simulator (with plays recorded so the screens have data).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { ROOT, SIM_API_KEY, startReelstat, startSimulator, type Started } from '../web/e2e/stack.js';
+import { demoLogin, signIn } from './demo-login.js';
+
+const OUT = path.join(ROOT, 'docs/screenshots');
+const BROWSER = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((file) => existsSync(file));
+
+function log(message: string) {
+  process.stdout.write(`[screenshots] ${message}\n`);
+}
+
+async function call<T>(base: string, token: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(route, base), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function control<T>(sim: Started, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(`/__control${route}`, sim.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'X-Emby-Token': SIM_API_KEY, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`sim ${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Plays through the simulator: most are stopped (history), `keep` stay on (live sessions). */
+async function seedPlays(base: string, token: string, sim: Started, count: number, keep: number) {
+  await call(base, token, '/api/setActivityMonitorSettings', {
+    activeSessionsInterval: 1000,
+    idleInterval: 1000,
+    minimumPlaySeconds: 0,
+  }).catch((error: unknown) => log(`activity monitor settings not applied: ${String(error)}`));
+  const users = (await control<Array<{ id: string; isHidden: boolean; isDisabled: boolean }>>(sim, '/users')).filter(
+    (u) => !u.isHidden && !u.isDisabled,
+  );
+  const movies = await control<string[]>(sim, '/items?type=Movie&limit=40');
+  const episodes = await control<string[]>(sim, '/items?type=Episode&limit=40');
+  const clients = ['jellyfin-web', 'jellyfin-android', 'jellyfin-ios', 'swiftfin', 'kodi', 'android-tv'];
+  const plays: Array<{ playId: string }> = [];
+  for (let index = 0; index < count; index += 1) {
+    const items = index % 2 ? episodes : movies;
+    plays.push(
+      await control(sim, '/plays', {
+        userId: users[index % users.length]!.id,
+        itemId: items[(index * 7) % items.length],
+        client: clients[index % clients.length],
+        deviceId: `shots-${index}`,
+        method: index % 3 === 0 ? 'Transcode' : index % 3 === 1 ? 'DirectPlay' : 'DirectStream',
+        transcodeVideo: index % 3 === 0,
+        remote: index % 4 === 0,
+        startPositionTicks: (index + 1) * 4 * 60 * 10_000_000,
+      }),
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  // A play may already have ended on its own (the simulator ends plays that reach their end).
+  for (const play of plays.slice(keep)) await control(sim, `/plays/${play.playId}/stop`, {}).catch(() => undefined);
+}
+
+async function shoot(page: Page, name: string, route: string, prepare?: (page: Page) => Promise<void>) {
+  await page.goto(route);
+  await page.waitForLoadState('networkidle');
+  await page.locator('main, form, section').first().waitFor();
+  if (prepare) {
+    try {
+      await prepare(page);
+    } catch (error) {
+      // e.g. no history row to open yet: that screen is left out rather than shot wrong.
+      log(`${name}.png skipped: ${String(error).split('\n')[0]}`);
+      return;
+    }
+  }
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+  log(`${name}.png  (${route})`);
+}
+
+mkdirSync(OUT, { recursive: true });
+log('building the dashboard…');
+execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+  cwd: path.join(ROOT, 'web'),
+  stdio: 'inherit',
+});
+
+const sim = await startSimulator({ scale: 'small', traffic: 'off' });
+const stack: Started[] = [sim];
+try {
+  const reelstat = await startReelstat({
+    ADMIN_USERNAME: demoLogin.username,
+    ADMIN_PASSWORD: demoLogin.password,
+    MEDIA_SERVER_URL: sim.url,
+    MEDIA_SERVER_API_KEY: SIM_API_KEY,
+  });
+  stack.push(reelstat);
+  const base = reelstat.url;
+  const token = await signIn(base);
+  await call(base, token, '/sync/beginSync');
+  await until('the first sync', async () => (await call<unknown[]>(base, token, '/api/getLibraries')).length > 0);
+  log('recording plays…');
+  await seedPlays(base, token, sim, 24, 3);
+
+  const libraries = await call<Array<{ Id: string; Name: string; CollectionType: string }>>(base, token, '/api/getLibraries');
+  const shows = libraries.find((library) => library.CollectionType === 'tvshows') ?? libraries[0]!;
+  const users = await call<Array<{ UserId: string; TotalPlays: number }>>(base, token, '/stats/getAllUserActivity');
+  const user = [...users].sort((a, b) => b.TotalPlays - a.TotalPlays)[0]!;
+  const series = await call<Array<{ Id: string; Type: string }>>(base, token, '/stats/getLibraryItemsWithStats', {
+    libraryid: shows.Id,
+  }).catch(() => []);
+  const item = series.find((entry) => entry.Type === 'Series') ?? series[0];
+
+  const browser = await chromium.launch({
+    executablePath: BROWSER,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
+  // Browser-side code as text: this script is type-checked without the DOM library.
+  const seed = {
+    token: token,
+    PREF_TIMELINE_USER: JSON.stringify(user.UserId),
+    PREF_TIMELINE_LIBRARIES: JSON.stringify(libraries.map((library) => library.Id)),
+  };
+  await context.addInitScript({
+    content: `if (!sessionStorage.getItem('screenshots-init')) {
+      sessionStorage.setItem('screenshots-init', '1');
+      for (const [key, value] of Object.entries(${JSON.stringify(seed)})) localStorage.setItem(key, value);
+    }`,
+  });
+  const page = await context.newPage();
+  await shoot(page, 'home', '/');
+  await shoot(page, 'libraries', '/libraries');
+  await shoot(page, 'library-overview', `/libraries/${shows.Id}`);
+  await shoot(page, 'library-items', `/libraries/${shows.Id}`, (p) => p.getByRole('tab', { name: 'Media items' }).click());
+  if (item) await shoot(page, 'item', `/libraries/item/${item.Id}`);
+  await shoot(page, 'users', '/users');
+  await shoot(page, 'user-overview', `/users/${user.UserId}`);
+  await shoot(page, 'user-activity', `/users/${user.UserId}`, (p) => p.getByRole('tab', { name: 'Activity' }).click());
+  await shoot(page, 'activity', '/activity');
+  await shoot(page, 'activity-stream-details', '/activity', async (p) => {
+    await p.getByTestId('activity-row').first().locator('td:nth-child(6) button').click({ timeout: 5000 });
+  });
+  await shoot(page, 'statistics', '/statistics');
+  await shoot(page, 'timeline', '/timeline');
+  await shoot(page, 'settings-general', '/settings', (p) => p.getByRole('tab', { name: 'General' }).click());
+  await shoot(page, 'settings-libraries', '/settings', (p) => p.getByRole('tab', { name: 'Library settings' }).click());
+  await shoot(page, 'settings-api-keys', '/settings', (p) => p.getByRole('tab', { name: 'API keys' }).click());
+  await shoot(page, 'settings-logs', '/settings', async (p) => {
+    await p.getByRole('tab', { name: 'Logs' }).click();
+    await p.getByRole('button', { name: 'Expand row' }).first().click({ timeout: 5000 });
+  });
+  await shoot(page, 'about', '/about');
+  await shoot(page, 'testing-sessions', '/testing/sessions');
+  await shoot(page, 'testing-stats', '/testing/stats');
+
+  const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, baseURL: base, isMobile: true, hasTouch: true });
+  await phone.addInitScript({ content: `localStorage.setItem('token', ${JSON.stringify(token)});` });
+  await shoot(await phone.newPage(), 'home-phone', '/');
+
+  const anonymous = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
+  await shoot(await anonymous.newPage(), 'login', '/');
+
+  const fresh = await startReelstat();
+  stack.push(fresh);
+  const setup = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: fresh.url });
+  await shoot(await setup.newPage(), 'setup', '/');
+  await browser.close();
+} finally {
+  for (const started of stack.reverse()) await started.stop();
+}
+log(`done: ${OUT}`);
