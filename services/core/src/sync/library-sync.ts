@@ -24,6 +24,8 @@ const IGNORED_COLLECTION_TYPES = new Set(['boxsets', 'playlists']);
 /** Above this share of changed items, re-paging the library is cheaper than fetching by id. */
 const REFETCH_ALL_SHARE = 0.3;
 const IDS_PER_FETCH = 100;
+/** Items whose name is copied onto their children. */
+const PARENT_TYPES = new Set(['Series', 'Season', 'MusicAlbum']);
 const LIST_FIELDS = ['Etag'] as const;
 /** When the last successful sync of a server started (Reelstat's clock): where a partial sync resumes. */
 const SYNC_STARTED_CURSOR = 'last_sync_started_at';
@@ -41,6 +43,8 @@ export interface SyncSummary {
 
 export class LibrarySync {
   private readonly repo: SyncRepository;
+  private wroteItems = false;
+  private wroteParents = false;
 
   constructor(
     private readonly db: Database,
@@ -127,7 +131,7 @@ export class LibrarySync {
     } finally {
       await this.repo.clearStage(runId);
     }
-    await this.finishDerived(dbStartedAt);
+    await this.finishDerived(dbStartedAt, summary.archived);
     await this.repo.setCursor(this.link.id, SYNC_STARTED_CURSOR, startedAt.toISOString());
     this.reporter.progress(1);
     return summary;
@@ -185,9 +189,10 @@ export class LibrarySync {
     return { server: this.link.name, users: 0, libraries: 0, itemsListed: 0, itemsWritten: 0, archived: 0 };
   }
 
-  private async finishDerived(since: Date): Promise<void> {
-    await this.repo.propagateParentNames(this.link.id, since);
-    await this.repo.refreshLibraryCounts(this.link.id);
+  /** Derived data is recomputed only when this run changed something it derives from. */
+  private async finishDerived(since: Date, archived = 0): Promise<void> {
+    if (this.wroteParents) await this.repo.propagateParentNames(this.link.id, since);
+    if (this.wroteItems || archived > 0) await this.repo.refreshLibraryCounts(this.link.id);
   }
 
   private async libraryTotals(libraries: LibraryRow[]): Promise<Map<string, number>> {
@@ -277,6 +282,8 @@ export class LibrarySync {
   private async write(libraryId: string, items: BaseItemDto[]): Promise<number> {
     const rows = itemPageRows(this.link.id, libraryId, items);
     await this.repo.writeItems(rows);
+    if (rows.items.length) this.wroteItems = true;
+    if (rows.items.some((i) => PARENT_TYPES.has(i.type))) this.wroteParents = true;
     return rows.items.length;
   }
 }
