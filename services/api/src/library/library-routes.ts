@@ -62,7 +62,9 @@ export const libraryRoutes = [
     response: recentlyAddedAnswer,
     handle: ({ query, runtime }) =>
       withServer(runtime, [], (server) =>
-        recentlyAdded(runtime.db, server.serverId, { group: query.GroupResults, libraryId: query.libraryid, limit: query.limit }),
+        statisticsContext(runtime).cachedContent(server, 'recentlyAdded', query, () =>
+          recentlyAdded(runtime.db, server.serverId, { group: query.GroupResults, libraryId: query.libraryid, limit: query.limit }),
+        ),
       ),
   }),
   route({

@@ -497,6 +497,17 @@ describe('statistics, history and detail API', () => {
         { Title: 'Heat', SeasonName: null, EpisodeCount: null, MediaType: 'Movie' },
         { Title: 'Dark', SeasonName: 'Season 1', EpisodeCount: 2, MediaType: 'Series' },
       ]);
+      // Alice, oldest to newest: Heat (40 days ago), Dark S2E1, Alien twice, Heat; her track is in another library.
+      const alice = await ok<Array<Record<string, unknown>>>(
+        post('/api/getActivityTimeLine', { userId: 'u1', libraries: ['movies', 'shows'] }),
+      );
+      expect(pick(alice, 'Title', 'SeasonName', 'EpisodeCount', 'NowPlayingItemId')).toEqual([
+        { Title: 'Heat', SeasonName: null, EpisodeCount: null, NowPlayingItemId: 'm1' },
+        { Title: 'Alien', SeasonName: null, EpisodeCount: null, NowPlayingItemId: 'm2' },
+        { Title: 'Dark', SeasonName: 'Season 2', EpisodeCount: 1, NowPlayingItemId: 's1' },
+        { Title: 'Heat', SeasonName: null, EpisodeCount: null, NowPlayingItemId: 'm1' },
+      ]);
+      expect(alice[1]).toMatchObject({ FirstActivityDate: hoursAgo(5).toISOString(), LastActivityDate: hoursAgo(4).toISOString() });
     });
   });
 

@@ -15,69 +15,59 @@ export interface TimelineEntry {
   NowPlayingItemId: string;
 }
 
-interface PlayRow {
+/** The newest entries shown: a heavy user's whole history would be megabytes nobody scrolls through. */
+export const TIMELINE_LIMIT = 1000;
+
+interface RunRow {
   item_id: string;
   item_name: string;
   item_type: string | null;
   series_id: string | null;
   series_name: string | null;
-  season_number: number | null;
-  started_at: Date;
+  episodes: number;
+  first_season: number | null;
+  last_season: number | null;
+  first_at: Date;
+  last_at: Date;
 }
 
+/**
+ * Runs are found in SQL (gaps and islands: a new run starts where the show or movie changes), so only the
+ * entries leave the database, not every play.
+ */
 export async function activityTimeline(db: Database, serverId: string, userId: string, libraryIds: string[]): Promise<TimelineEntry[]> {
-  const plays = await db.query<PlayRow>(
-    `SELECT item_id, item_name, item_type, series_id, series_name, season_number, started_at FROM playback_history
-     WHERE server_id = $1 AND user_id = $2 AND library_id = ANY($3::text[]) ORDER BY started_at, id`,
+  const runs = await db.query<RunRow>(
+    `WITH plays AS (
+       SELECT id, started_at, item_id, item_name, item_type, series_id, series_name, season_number,
+         COALESCE('s:' || series_id, 'i:' || item_id) AS show
+       FROM playback_history WHERE server_id = $1 AND user_id = $2 AND library_id = ANY($3::text[])
+     ), marked AS (
+       SELECT *, CASE WHEN show IS DISTINCT FROM lag(show) OVER (ORDER BY started_at, id) THEN 1 ELSE 0 END AS starts_run FROM plays
+     ), numbered AS (
+       SELECT *, sum(starts_run) OVER (ORDER BY started_at, id) AS run FROM marked
+     )
+     SELECT min(item_id) AS item_id, (array_agg(item_name ORDER BY started_at))[1] AS item_name, max(item_type) AS item_type,
+       min(series_id) AS series_id, max(series_name) AS series_name, count(DISTINCT item_id)::int AS episodes,
+       min(season_number) AS first_season, max(season_number) AS last_season, min(started_at) AS first_at, max(started_at) AS last_at
+     FROM numbered GROUP BY run ORDER BY run DESC LIMIT ${TIMELINE_LIMIT}`,
     [serverId, userId, libraryIds],
   );
-  interface Run {
-    key: string;
-    entry: TimelineEntry;
-    episodes: Set<string>;
-    seasons: number[];
-  }
-  const runs: Run[] = [];
-  for (const play of plays) {
-    const key = play.series_id ? `series:${play.series_id}` : `item:${play.item_id}`;
-    const at = new Date(play.started_at).toISOString();
-    let run = runs[runs.length - 1];
-    if (!run || run.key !== key) {
-      run = {
-        key,
-        episodes: new Set(),
-        seasons: [],
-        entry: {
-          Title: play.series_id ? (play.series_name ?? play.item_name) : play.item_name,
-          SeasonName: null,
-          MediaType: play.series_id ? 'Series' : (play.item_type ?? 'Movie'),
-          EpisodeCount: null,
-          FirstActivityDate: at,
-          LastActivityDate: at,
-          NowPlayingItemId: play.series_id ?? play.item_id,
-        },
-      };
-      runs.push(run);
-    }
-    run.entry.LastActivityDate = at;
-    if (play.series_id) {
-      run.episodes.add(play.item_id);
-      if (play.season_number !== null && !run.seasons.includes(play.season_number)) run.seasons.push(play.season_number);
-    }
-  }
-  return runs
-    .map((run) => {
-      if (run.key.startsWith('series:')) {
-        const seasons = [...run.seasons].sort((a, b) => a - b);
-        run.entry.EpisodeCount = run.episodes.size;
-        run.entry.SeasonName =
-          seasons.length === 0
-            ? null
-            : seasons.length === 1
-              ? `Season ${seasons[0]}`
-              : `Season ${seasons[0]} - Season ${seasons[seasons.length - 1]}`;
-      }
-      return run.entry;
-    })
-    .reverse();
+  return runs.map((run) => {
+    const series = run.series_id !== null;
+    const seasons =
+      run.first_season === null
+        ? null
+        : run.first_season === run.last_season
+          ? `Season ${run.first_season}`
+          : `Season ${run.first_season} - Season ${run.last_season}`;
+    return {
+      Title: series ? (run.series_name ?? run.item_name) : run.item_name,
+      SeasonName: series ? seasons : null,
+      MediaType: series ? 'Series' : (run.item_type ?? 'Movie'),
+      EpisodeCount: series ? run.episodes : null,
+      FirstActivityDate: new Date(run.first_at).toISOString(),
+      LastActivityDate: new Date(run.last_at).toISOString(),
+      NowPlayingItemId: run.series_id ?? run.item_id,
+    };
+  });
 }

@@ -7,8 +7,15 @@ export type Scope = 'user' | 'library' | 'item';
 
 const START = hoursWindowStart('$2');
 
-/** An item's plays include its episodes' when it is a series or a season. */
-const ITEM_MATCH = `(item_id = $3 OR series_id = $3 OR season_id = $3)`;
+/**
+ * An item's plays include its episodes' when it is a series or a season: three index lookups (item, series,
+ * season) added up, rather than one OR that the planner would answer by walking the whole window.
+ */
+const ITEM_PARTS = [
+  'item_id = $3',
+  'series_id = $3 AND item_id <> $3',
+  'season_id = $3 AND item_id <> $3 AND series_id IS DISTINCT FROM $3',
+];
 
 export async function globalStats(db: Database, serverId: string, scope: Scope, id: string, hours: number) {
   let row: { plays: number; played_seconds: number } | undefined;
@@ -29,9 +36,16 @@ export async function globalStats(db: Database, serverId: string, scope: Scope, 
       [serverId, hours, id],
     );
   } else {
+    const parts = scope === 'user' ? ['user_id = $3'] : ITEM_PARTS;
     [row] = await db.query<{ plays: number; played_seconds: number }>(
-      `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM playback_history
-       WHERE server_id = $1 AND started_at >= ${START} AND ${scope === 'user' ? 'user_id = $3' : ITEM_MATCH}`,
+      `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM (
+         ${parts
+           .map(
+             (part) => `SELECT count(*) AS plays, sum(played_seconds) AS played_seconds FROM playback_history
+              WHERE server_id = $1 AND started_at >= ${START} AND ${part}`,
+           )
+           .join(' UNION ALL ')}
+       ) AS parts`,
       [serverId, hours, id],
     );
   }
