@@ -7,18 +7,18 @@
  * This is what lets the home page's cards (refreshed by every open dashboard) cost a lookup instead of a scan.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+  /** Promises, not values: concurrent misses on one key share one computation instead of each running it. */
+  private readonly entries = new Map<string, { value: Promise<unknown>; expires: number }>();
 
   constructor(
     private readonly ttlMs = 60_000,
     private readonly maxEntries = 2000,
   ) {}
 
-  async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.value as T;
-    const value = await compute();
+    if (hit && hit.expires > now) return hit.value as Promise<T>;
     if (this.entries.size >= this.maxEntries) {
       // Oldest first: Map keeps insertion order.
       for (const old of this.entries.keys()) {
@@ -26,7 +26,13 @@ export class AnswerCache {
         if (this.entries.size < this.maxEntries / 2) break;
       }
     }
-    this.entries.set(key, { value, expires: now + this.ttlMs });
+    const value = compute();
+    const entry = { value: value as Promise<unknown>, expires: now + this.ttlMs };
+    this.entries.set(key, entry);
+    // A failure is not kept: the next caller tries again.
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
     return value;
   }
 
