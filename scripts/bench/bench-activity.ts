@@ -4,7 +4,7 @@
 // while this script pauses, resumes, seeks, stops and starts plays. Prints JSON: CPU seconds and peak RSS of
 // the Reelstat process (and of PostgreSQL), p95 time from a simulator change to the socket event and to the
 // history row, database writes per second, and the accuracy against the simulator's ground truth.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,7 +15,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { io as connectSocket } from 'socket.io-client';
 import { EmbeddedPostgres } from '../../services/core/src/db/embedded-postgres.js';
-import { compareWithTruth } from '../../services/core/src/activity/replay-accuracy.js';
+import { compareWithTruth } from '../../services/core/src/activity/test-support/replay-accuracy.js';
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
 import type { PlayRecord } from '../../services/jellyfin-sim/src/index.js';
 
@@ -141,9 +141,26 @@ async function main() {
     return (await res.json()) as T;
   };
 
+  // Measured as deployed: the compiled server (BENCH_FROM_SOURCE=1 runs the TypeScript sources through tsx).
+  let fromSource = process.env.BENCH_FROM_SOURCE === '1';
+  if (!fromSource) {
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/api'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
+    if (build.status !== 0) {
+      process.stderr.write(
+        `the server build failed, measuring the sources through tsx instead:\n${build.stdout.toString().slice(0, 2000)}\n`,
+      );
+      fromSource = true;
+    }
+  }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const reelstat = start(['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
+  const entry = fromSource
+    ? ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts']
+    : ['services/api/dist/main.js'];
+  const reelstat = start(entry, {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
@@ -271,6 +288,10 @@ async function main() {
   const pgCpu = treeCpu(postgresPid) - pgCpuStart;
   const statsEnd = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
   const peakRssMb = statusMb(reelstat.pid!, 'VmHWM');
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? 0);
+  const pollSeconds = metric('reelstat_activity_poll_duration_seconds_sum');
+  const polls = metric('reelstat_activity_poll_duration_seconds_count');
 
   // Stop everything and let the monitor record the last plays.
   for (const playId of active.keys()) await control('POST', `/plays/${playId}/stop`).catch(() => undefined);
@@ -294,6 +315,9 @@ async function main() {
         sessions: SESSIONS,
         pollMs: POLL_MS,
         windowSeconds: Math.round(windowSeconds),
+        build: fromSource ? 'source (tsx)' : 'compiled',
+        polls,
+        meanPollMs: polls ? Math.round((pollSeconds / polls) * 1000) : 0,
         actions,
         reelstat: {
           cpuSeconds: Math.round(cpu * 10) / 10,

@@ -58,6 +58,7 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
     let wake: (() => void) | undefined;
     const loop = (async () => {
       while (running) {
+        const pollStartedAt = Date.now();
         const result = await monitor.pollOnce().catch((error: unknown) => {
           logger.error({ err: error, server: link.name }, 'activity monitor poll failed');
           return { ok: false, playing: false, sessions: undefined };
@@ -68,7 +69,10 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
           await publishSessions();
         }
         const intervals = await runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS');
-        const delay = result.playing ? intervals.activeSessionsInterval : intervals.idleInterval;
+        // The interval runs from the start of one poll to the start of the next, so a slow /Sessions answer
+        // does not stretch the cadence; a poll longer than the interval is followed at once, never overlapped.
+        const interval = result.playing ? intervals.activeSessionsInterval : intervals.idleInterval;
+        const delay = Math.max(0, interval - (Date.now() - pollStartedAt));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
           wake = () => {

@@ -1,7 +1,7 @@
 // Scripted situations of MEDIA_SERVER_CONTRACT.md §10 against the simulator (both flavors), each asserting the
 // exact history rows the activity monitor writes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { movieLongerThan, startActivityHarness, TICKS, viewer, type ActivityHarness } from './activity-test-harness.js';
+import { movieLongerThan, startActivityHarness, TICKS, viewer, type ActivityHarness } from './test-support/activity-test-harness.js';
 
 describe.each(['jellyfin', 'emby'] as const)('activity monitor on %s', (kind) => {
   let h: ActivityHarness;

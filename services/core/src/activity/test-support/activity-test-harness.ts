@@ -3,15 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
-import { openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { InProcessBus } from '../bus/in-process-bus.js';
-import { AppSettings } from '../settings/app-settings.js';
-import { createMediaServerClient } from '../media-server/create-client.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
-import { ActivityMetrics } from './activity-metrics.js';
-import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, type PlaybackEvent } from './playback-events.js';
-import { ServerMonitor } from './server-monitor.js';
+import { openDatabase, type Database } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { InProcessBus } from '../../bus/in-process-bus.js';
+import { AppSettings } from '../../settings/app-settings.js';
+import { createMediaServerClient } from '../../media-server/create-client.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { ActivityMetrics } from '../activity-metrics.js';
+import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, type PlaybackEvent } from '../playback-events.js';
+import { ServerMonitor } from '../server-monitor.js';
 
 export const SIM_START = Date.UTC(2026, 5, 1, 20, 0, 0);
 export const TICKS = 10_000_000;
