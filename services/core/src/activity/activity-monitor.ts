@@ -53,6 +53,11 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
       metrics,
       server: { id: link.id, name: link.name, kind: link.kind },
       client,
+      onSessions: (sessions) => {
+        if (!running) return;
+        payloads.set(link.id, sessions);
+        void publishSessions();
+      },
     });
     let running = true;
     let wake: (() => void) | undefined;
@@ -64,10 +69,6 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
           return { ok: false, playing: false, sessions: undefined };
         });
         if (!running) break;
-        if (result.sessions) {
-          payloads.set(link.id, result.sessions);
-          await publishSessions();
-        }
         const intervals = await runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS');
         // The interval runs from the start of one poll to the start of the next, so a slow /Sessions answer
         // does not stretch the cadence; a poll longer than the interval is followed at once, never overlapped.

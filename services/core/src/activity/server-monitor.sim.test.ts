@@ -23,7 +23,24 @@ describe.each(['jellyfin', 'emby'] as const)('activity monitor on %s', (kind) =>
       client: kind === 'jellyfin' ? 'jellyfin-web' : 'emby-web',
       method: 'Transcode',
     });
-    await h.monitor.pollOnce();
+    const first = await h.monitor.pollOnce();
+    expect(first.sessions).toEqual([
+      expect.objectContaining({
+        Id: play.sessionId,
+        UserId: userId,
+        ServerId: h.serverId,
+        PlayState: expect.objectContaining({ IsPaused: false, PlayMethod: 'Transcode', PositionTicks: 0 }),
+        TranscodingInfo: expect.objectContaining({ IsVideoDirect: expect.any(Boolean) }),
+        NowPlayingItem: expect.objectContaining({
+          Id: itemId,
+          Type: 'Movie',
+          MediaStreams: expect.arrayContaining([expect.objectContaining({ Type: 'Video' })]),
+        }),
+      }),
+    ]);
+    const playing = await h.registry.metrics();
+    expect(playing).toMatch(/^reelstat_activity_sessions\{server="sim",play_method="Transcode"\} 1$/m);
+    expect(playing).toMatch(/^reelstat_activity_transcodes\{server="sim"\} 1$/m);
     await h.run(63_000);
     h.sim.control.pause(play.playId);
     await h.run(30_000);
@@ -63,6 +80,10 @@ describe.each(['jellyfin', 'emby'] as const)('activity monitor on %s', (kind) =>
     expect(await h.liveCount()).toBe(0);
     expect(h.events.started.map((e) => e.itemId)).toEqual([itemId]);
     expect(h.events.ended.map((e) => [e.itemId, e.playedSeconds, e.completed])).toEqual([[itemId, 104, false]]);
+    const after = await h.registry.metrics();
+    expect(after).toMatch(/^reelstat_activity_plays_total\{server="sim",play_method="Transcode"\} 1$/m);
+    expect(after).toMatch(/^reelstat_activity_watch_seconds_total\{server="sim",play_method="Transcode"\} 104$/m);
+    expect(after).toMatch(/^reelstat_activity_sessions\{server="sim",play_method="Transcode"\} 0$/m);
   });
 
   it('seeks do not change played time; the play method follows the naming rule for the server kind', async () => {

@@ -28,6 +28,8 @@ export interface ServerMonitorDeps {
   client: MediaServerClient;
   /** Our clock (tests pass the simulator's virtual clock). */
   now?: () => number;
+  /** Called with the live sessions as soon as /Sessions answered, before the play state is written. */
+  onSessions?: (sessions: LiveSession[]) => void;
 }
 
 export interface PollResult {
@@ -71,6 +73,8 @@ export class ServerMonitor {
         return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
       }
       const payload = liveSessionsPayload(sessions, server.kind, server.id);
+      // The browsers see a change without waiting for the database.
+      this.deps.onSessions?.(payload);
       this.updateGauges(payload);
       try {
         const transition = await this.apply(sessions);
