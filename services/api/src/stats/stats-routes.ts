@@ -261,7 +261,9 @@ export const statsRoutes = [
     response: globalStatsAnswer,
     handle: async ({ body, runtime }) => ({
       ...(await withServer(runtime, { Plays: 0, total_playback_duration: 0 }, (server) =>
-        globalStats(runtime.db, server.serverId, 'library', body.libraryid, body.hours),
+        globalStats(runtime.db, server.serverId, 'library', body.libraryid, body.hours, (key, compute) =>
+          statisticsContext(runtime).cachedContent(server, key, null, compute),
+        ),
       )),
       LibraryId: body.libraryid,
     }),
