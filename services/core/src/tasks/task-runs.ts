@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import type { ExecutionType, LogColor, TaskResult, TaskType } from './task-types.js';
 
@@ -29,11 +30,23 @@ export interface TaskLogLine {
 export class TaskRuns {
   constructor(private readonly db: Database) {}
 
-  async create(run: { id: string; name: string; type: TaskType; executionType: ExecutionType; instanceId: string }): Promise<void> {
+  /**
+   * Records a run. Called when the run is queued (instance unknown yet, so that every replica sees it at once)
+   * and again by the worker that picks it up: the second call claims the row (or recreates it if it was
+   * already failed as stale). The worker's insert waits for the queuing transaction, then updates.
+   */
+  async create(
+    run: { id: string; name: string; type: TaskType; executionType: ExecutionType; instanceId: string | null },
+    transaction?: Transaction,
+  ): Promise<void> {
     await this.db.query(
       `INSERT INTO task_runs (id, name, type, execution_type, result, progress, instance_id, started_at, heartbeat_at)
-       VALUES ($1, $2, $3, $4, 'Running', 0, $5, now(), now()) RETURNING id`,
+       VALUES ($1, $2, $3, $4, 'Running', 0, $5, now(), now())
+       ON CONFLICT (id) DO UPDATE SET instance_id = EXCLUDED.instance_id, result = 'Running', started_at = now(),
+         heartbeat_at = now(), finished_at = NULL, message = NULL
+       RETURNING id`,
       [run.id, run.name, run.type, run.executionType, run.instanceId],
+      transaction,
     );
   }
 
@@ -58,11 +71,12 @@ export class TaskRuns {
   }
 
   /** Runs still marked Running whose process has been heard from recently. */
-  async liveRuns(names: readonly string[]): Promise<TaskRunRow[]> {
+  async liveRuns(names: readonly string[], transaction?: Transaction): Promise<TaskRunRow[]> {
     return this.db.query<TaskRunRow>(
       `SELECT * FROM task_runs WHERE result = 'Running' AND name = ANY($1::text[])
          AND heartbeat_at > now() - make_interval(secs => $2) ORDER BY started_at`,
       [names, STALE_AFTER_MS / 1000],
+      transaction,
     );
   }
 

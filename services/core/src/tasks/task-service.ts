@@ -1,4 +1,5 @@
 /** Starting, stopping and listing tasks, from any process (the API routes, the schedule). */
+import { randomUUID } from 'node:crypto';
 import { publishUiEvent } from '../bus/ui-events.js';
 import { AppError } from '../errors/app-error.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -10,6 +11,8 @@ import { DEFAULT_TASK_INTERVAL, TASK_INTERVALS, type ExecutionType, type TaskNam
 export interface TaskJobData {
   name: TaskName;
   executionType: ExecutionType;
+  /** The task_runs row recorded when the run was queued. */
+  runId?: string;
 }
 
 /** A row of the tasks table (and of the live 'task-list' event). */
@@ -56,15 +59,26 @@ export class TaskService {
   async start(name: TaskName, executionType: ExecutionType): Promise<{ message: string }> {
     const definition = this.registry.get(name);
     if (!definition) throw AppError.badRequest(`Unknown task ${name}`);
-    const group = this.registry.inGroup(definition.group);
-    const [live] = await this.runs.liveRuns(group);
-    if (live?.name === name) throw AppError.conflict(`${name} is already running`);
-    if (live) throw AppError.conflict(`${name} cannot start while ${live.name} is running`);
     if (definition.requiresMediaServer && (await this.runtime.services.mediaServers.list()).length === 0) {
       throw AppError.conflict('No media server is linked yet');
     }
-    const queued = await this.runtime.queue.enqueue<TaskJobData>(definition.group, { name, executionType }, { jobId: name });
-    if (!queued.added) throw AppError.conflict(`${name} is already running`);
+    const group = this.registry.inGroup(definition.group);
+    // Replicas asked at the same moment take turns (a lock per exclusion group), so the second one sees the
+    // run the first one recorded and answers clearly instead of racing the queue.
+    await this.runtime.db.sequelize.transaction(async (transaction) => {
+      await this.runtime.db.query(
+        'SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+        [`reelstat-task:${definition.group}`],
+        transaction,
+      );
+      const [live] = await this.runs.liveRuns(group, transaction);
+      if (live?.name === name) throw AppError.conflict(`${name} is already running`);
+      if (live) throw AppError.conflict(`${name} cannot start while ${live.name} is running`);
+      const runId = randomUUID();
+      await this.runs.create({ id: runId, name, type: definition.type, executionType, instanceId: null }, transaction);
+      const queued = await this.runtime.queue.enqueue<TaskJobData>(definition.group, { name, executionType, runId }, { jobId: name });
+      if (!queued.added) throw AppError.conflict(`${name} is already running`);
+    });
     return { message: `${name} started` };
   }
 

@@ -61,7 +61,7 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
     return;
   }
   const { runs } = service;
-  const runId = randomUUID();
+  const runId = data.runId ?? randomUUID();
   const name = definition.name;
   const logger = runtime.logger.child({ task: name, runId });
   await runs.create({ id: runId, name, type: definition.type, executionType: data.executionType, instanceId: runtime.config.instanceId });
