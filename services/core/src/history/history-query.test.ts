@@ -74,6 +74,17 @@ describe('history pages', () => {
     expect(keys(page.results)).toEqual(Array.from({ length: 10 }, (_, j) => (10 + j) * 7));
   });
 
+  it('shows direct play as DirectStream on Emby, and filters it under that name', async () => {
+    await db.query(`UPDATE playback_history SET play_method = 'Transcode' WHERE play_key IN ('k10049', 'k10047')`);
+    const emby = await queryHistory(db, serverId, request({ size: 10, isJellyfin: false }));
+    expect(emby.results.slice(0, 4).map((row) => row.PlayMethod)).toEqual(['Transcode', 'DirectStream', 'Transcode', 'DirectStream']);
+    const direct = await queryHistory(db, serverId, request({ size: 10, isJellyfin: false, filters: { playMethods: ['DirectStream'] } }));
+    expect([direct.total, direct.total_exact, keys(direct.results).slice(0, 2)]).toEqual([HISTORY_COUNT_CAP, false, [10_048, 10_046]]);
+    const jellyfin = await queryHistory(db, serverId, request({ size: 10, filters: { playMethods: ['DirectStream'] } }));
+    expect(jellyfin.total).toBe(0);
+    await db.query(`UPDATE playback_history SET play_method = 'DirectPlay' WHERE play_key IN ('k10049', 'k10047')`);
+  });
+
   it('counts searches exactly up to the cap, and says when it stopped', async () => {
     const roku = await queryHistory(db, serverId, request({ search: 'roku', size: 25 }));
     // i = 0, 201, …, 9849: 50 plays.
