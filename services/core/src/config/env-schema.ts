@@ -92,7 +92,11 @@ export const envSchema = z.object({
   LEADER_LOCK_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
   INSTANCE_ID: z.string().trim().min(1).optional(),
-  GEOLITE_ACCOUNT_ID: z.string().trim().regex(/^[0-9]{1,12}$/, 'must be the numeric MaxMind account id').optional(),
+  GEOLITE_ACCOUNT_ID: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{1,12}$/, 'must be the numeric MaxMind account id')
+    .optional(),
   GEOLITE_LICENSE_KEY: z.string().trim().min(1).max(200).optional(),
   GEOLITE_URL: z
     .string()
