@@ -45,30 +45,30 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 90
 
 /** Plays through the simulator: most are stopped (history), `keep` stay on (live sessions). */
 async function seedPlays(base: string, token: string, sim: Started, count: number, keep: number) {
+  // Short plays count (minimumPlaySeconds 0) and are final at once (no merge window), so history fills now.
   await call(base, token, '/api/setActivityMonitorSettings', {
-    activeSessionsInterval: 1000,
+    activeSessionsInterval: 500,
     idleInterval: 1000,
     minimumPlaySeconds: 0,
+    mergeWindowMinutes: 0,
   }).catch((error: unknown) => log(`activity monitor settings not applied: ${String(error)}`));
   const users = (await control<Array<{ id: string; isHidden: boolean; isDisabled: boolean }>>(sim, '/users')).filter(
     (u) => !u.isHidden && !u.isDisabled,
   );
   const movies = await control<string[]>(sim, '/items?type=Movie&limit=40');
   const episodes = await control<string[]>(sim, '/items?type=Episode&limit=40');
-  const clients = ['jellyfin-web', 'jellyfin-android', 'jellyfin-ios', 'swiftfin', 'kodi', 'android-tv'];
+  const clients = ['jellyfin-web', 'jellyfin-android', 'jellyfin-ios', 'android-tv'];
   const plays: Array<{ playId: string }> = [];
   for (let index = 0; index < count; index += 1) {
-    const items = index % 2 ? episodes : movies;
+    const items = index % 4 === 3 ? episodes : movies;
     plays.push(
       await control(sim, '/plays', {
         userId: users[index % users.length]!.id,
         itemId: items[(index * 7) % items.length],
         client: clients[index % clients.length],
         deviceId: `shots-${index}`,
-        method: index % 3 === 0 ? 'Transcode' : index % 3 === 1 ? 'DirectPlay' : 'DirectStream',
-        transcodeVideo: index % 3 === 0,
+        method: index % 3 === 0 ? 'Transcode' : 'DirectPlay',
         remote: index % 4 === 0,
-        startPositionTicks: (index + 1) * 4 * 60 * 10_000_000,
       }),
     );
   }
@@ -115,9 +115,20 @@ try {
   const base = reelstat.url;
   const token = await signIn(base);
   await call(base, token, '/sync/beginSync');
-  await until('the first sync', async () => (await call<unknown[]>(base, token, '/api/getLibraries')).length > 0);
+  await until('the first full sync', async () =>
+    (await call<Array<{ Name: string; Result: string }>>(base, token, '/logs/getLogs')).some(
+      (log) => log.Name === 'FullSyncTask' && log.Result === 'Success',
+    ),
+  );
+  // The activity monitor picks the linked server up shortly after start: give it a few polls.
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
   log('recording plays…');
   await seedPlays(base, token, sim, 24, 3);
+  await until(
+    'plays in the history',
+    async () => (await call<{ total: number }>(base, token, '/api/getHistory?size=10&page=1')).total > 0,
+    60_000,
+  ).catch((error: unknown) => log(String(error)));
 
   const libraries = await call<Array<{ Id: string; Name: string; CollectionType: string }>>(base, token, '/api/getLibraries');
   const shows = libraries.find((library) => library.CollectionType === 'tvshows') ?? libraries[0]!;

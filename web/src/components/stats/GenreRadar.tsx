@@ -22,7 +22,10 @@ export function GenreRadars({ query }: { query: { data?: { results: GenreStat[] 
             <div key={by} className="card h-80">
               <h3 className="text-sm text-gray-300">{t(`stats.genreBy.${by}`)}</h3>
               <ResponsiveContainer width="100%" height="90%">
-                <RadarChart data={topGenres(stats, by).map((g) => ({ ...g, duration: Math.round(g.duration / 3600) }))} outerRadius="70%">
+                <RadarChart
+                  data={topGenres(stats, by).map((g) => ({ ...g, duration: Math.round(g.duration / 36) / 100 }))}
+                  outerRadius="70%"
+                >
                   <PolarGrid stroke="#374151" />
                   <PolarAngleAxis dataKey="genre" tick={{ fill: '#9ca3af', fontSize: 11 }} />
                   <PolarRadiusAxis tick={false} axisLine={false} />
