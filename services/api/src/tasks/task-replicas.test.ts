@@ -109,14 +109,15 @@ describe('tasks across processes', () => {
     spawned.push(doomed);
     await doomed.waitReady();
     const token = await setUp(doomed.url, sim);
-    await sim.control.setFaults({ slowPagesMs: 500 });
-    expect((await call(doomed.url, 'GET', '/sync/beginSync', token)).status).toBe(200);
-
+    // The survivor is up before the run starts, and pages are slow, so the run is surely still going when killed.
     const survivor = await startProcess(
       testConfig({ DATABASE_URL: database.url, ROLES: 'api,scheduler', JWT_SECRET: env.JWT_SECRET, ENCRYPTION_KEY: env.ENCRYPTION_KEY }),
       testLogger,
     );
     processes.push(survivor);
+    await sim.control.setFaults({ slowPagesMs: 2000 });
+    expect((await call(doomed.url, 'GET', '/sync/beginSync', token)).status).toBe(200);
+
     const db = survivor.runtime.db;
     const [run] = await waitFor(async () => {
       const rows = await db.query<{ id: string }>(`SELECT id FROM task_runs WHERE name = 'FullSyncTask' AND result = 'Running'`);
@@ -155,14 +156,14 @@ describe('tasks across processes', () => {
     await sim.control.clearFaults();
     const login = await call(survivor.url, 'POST', '/auth/login', undefined, { username: 'admin', password: digest('secret-1') });
     const survivorToken = (login.body as { token: string }).token;
-    expect((await call(survivor.url, 'GET', '/sync/beginSync', survivorToken)).status).toBe(200);
+    expect(await call(survivor.url, 'GET', '/sync/beginSync', survivorToken)).toMatchObject({ status: 200 });
     const result = await waitFor(async () => {
-      const [row] = await db.query<{ result: string }>(
-        `SELECT result FROM task_runs WHERE name = 'FullSyncTask' AND id <> $1 ORDER BY started_at DESC LIMIT 1`,
+      const [row] = await db.query<{ result: string; message: string | null }>(
+        `SELECT result, message FROM task_runs WHERE name = 'FullSyncTask' AND id <> $1 ORDER BY started_at DESC LIMIT 1`,
         [run!.id],
       );
-      return row && row.result !== 'Running' ? row.result : undefined;
+      return row && row.result !== 'Running' ? row : undefined;
     }, 'the next run');
-    expect(result).toBe('Success');
+    expect(result).toMatchObject({ result: 'Success' });
   }, 90_000);
 });

@@ -33,21 +33,23 @@ export class TaskRuns {
   /**
    * Records a run. Called when the run is queued (instance unknown yet, so that every replica sees it at once)
    * and again by the worker that picks it up: the second call claims the row (or recreates it if it was
-   * already failed as stale). The worker's insert waits for the queuing transaction, then updates.
+   * already ended: stopped before it started, or failed as stale, and false is answered). The worker's insert
+   * waits for the queuing transaction, then updates.
    */
   async create(
     run: { id: string; name: string; type: TaskType; executionType: ExecutionType; instanceId: string | null },
     transaction?: Transaction,
-  ): Promise<void> {
-    await this.db.query(
+  ): Promise<boolean> {
+    const rows = await this.db.query(
       `INSERT INTO task_runs (id, name, type, execution_type, result, progress, instance_id, started_at, heartbeat_at)
        VALUES ($1, $2, $3, $4, 'Running', 0, $5, now(), now())
-       ON CONFLICT (id) DO UPDATE SET instance_id = EXCLUDED.instance_id, result = 'Running', started_at = now(),
-         heartbeat_at = now(), finished_at = NULL, message = NULL
+       ON CONFLICT (id) DO UPDATE SET instance_id = EXCLUDED.instance_id, started_at = now(), heartbeat_at = now()
+       WHERE task_runs.result = 'Running'
        RETURNING id`,
       [run.id, run.name, run.type, run.executionType, run.instanceId],
       transaction,
     );
+    return rows.length > 0;
   }
 
   async heartbeat(id: string, progress: number): Promise<void> {

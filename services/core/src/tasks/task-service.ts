@@ -87,6 +87,11 @@ export class TaskService {
     if (!this.registry.get(name)) throw AppError.badRequest(`Unknown task ${name}`);
     const live = await this.runs.liveRuns([name]);
     if (live.length === 0) throw AppError.conflict(`${name} is not running`);
+    for (const run of live.filter((r) => r.instance_id === null)) {
+      // Queued, not picked up yet: ended here, and the worker that picks the job finds it ended and skips it.
+      await this.runs.finish(run.id, 'Failed', 'Stopped by an administrator before it started');
+      await this.runs.log(run.id, `${name} stopped before it started`, 'red');
+    }
     await this.runtime.bus.publish<TaskControlMessage>(TASK_CONTROL_CHANNEL, { action: 'stop', name });
     return { message: `Stopping ${name}` };
   }

@@ -64,7 +64,17 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
   const runId = data.runId ?? randomUUID();
   const name = definition.name;
   const logger = runtime.logger.child({ task: name, runId });
-  await runs.create({ id: runId, name, type: definition.type, executionType: data.executionType, instanceId: runtime.config.instanceId });
+  const claimed = await runs.create({
+    id: runId,
+    name,
+    type: definition.type,
+    executionType: data.executionType,
+    instanceId: runtime.config.instanceId,
+  });
+  if (!claimed) {
+    logger.info('run ended before a worker picked it up (stopped while queued); not started');
+    return;
+  }
   const started = Date.now();
   let progress = 0;
   let lastUpdate = 0;
