@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Sidebar } from './Sidebar';
@@ -10,11 +10,23 @@ import { Panel } from '../components/Panel';
 export function Layout() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
     <SocketProvider>
       <TaskEventToasts />
       <div className="flex min-h-screen">
         <Sidebar open={open} onNavigate={() => setOpen(false)} />
+        {open && (
+          // On phones the open menu covers the page; a tap beside it or Escape closes it.
+          <div className="fixed inset-0 z-20 bg-black/60 lg:hidden" aria-hidden onClick={() => setOpen(false)} />
+        )}
         <div className="min-w-0 flex-1">
           <header className="flex items-center gap-3 border-b border-gray-800 px-4 py-3 lg:hidden">
             <button
