@@ -247,7 +247,8 @@ async function main() {
 
   // Secondary indexes are rebuilt once after the load: far faster than maintaining them row by row.
   const indexes = await client.query<{ indexname: string; indexdef: string }>(
-    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'playback_history' AND indexname NOT LIKE '%pkey' AND indexdef NOT LIKE '%UNIQUE%'`,
+    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'playback_history' AND indexname NOT LIKE '%pkey' AND indexdef NOT LIKE '%UNIQUE%'
+     ORDER BY indexdef LIKE '%gin%' DESC, indexname`,
   );
   for (const index of indexes.rows) await client.query(`DROP INDEX ${index.indexname}`);
 
@@ -305,7 +306,17 @@ async function main() {
     },
   );
   log(`${plays.toLocaleString('en')} plays copied`);
-  for (const index of indexes.rows) await client.query(index.indexdef);
+  // Rebuilt on two connections at once (the trigram index alone takes as long as several b-trees).
+  const queue = [...indexes.rows];
+  await Promise.all(
+    [0, 1].map(async () => {
+      const builder = new pg.Client({ connectionString: url });
+      await builder.connect();
+      await builder.query(`SET maintenance_work_mem = '512MB'`);
+      for (let index = queue.shift(); index; index = queue.shift()) await builder.query(index.indexdef);
+      await builder.end();
+    }),
+  );
   log('history indexes rebuilt');
   await client.query('TRUNCATE play_rollups, play_totals');
   await client.query(ROLLUP_BACKFILL_SQL);
