@@ -5,6 +5,9 @@ import { Redis } from 'ioredis';
 import { UI_EVENTS_CHANNEL, type Runtime, type UiEvent } from '@reelstat/core';
 import { resolvePrincipal } from '../auth/authenticate.js';
 
+/** Events whose latest payload is the current state (not a one-off notification). */
+const STATE_EVENTS = new Set(['sessions', 'task-list']);
+
 /**
  * socket.io at BASE_URL/socket.io/. In a cluster the Redis adapter lets any replica broadcast to every
  * browser. Roles that hold no sockets (the scheduler) publish UiEvents on the bus; each API replica relays
@@ -40,8 +43,15 @@ export async function attachSocketGateway(
     redisClients.push(pub, sub);
     io.adapter(createAdapter(pub, sub, { key: `${runtime.config.redisKeyPrefix}:socket.io` }));
   }
+  // Events that describe current state are replayed to a browser when it connects, so Home shows the live
+  // sessions at once instead of after the next poll.
+  const latestState = new Map<string, unknown>();
   const unsubscribe = await runtime.bus.subscribe<UiEvent>(UI_EVENTS_CHANNEL, ({ event, payload }) => {
+    if (STATE_EVENTS.has(event)) latestState.set(event, payload);
     io.local.emit(event, payload);
+  });
+  io.on('connection', (socket) => {
+    for (const [event, payload] of latestState) socket.emit(event, payload);
   });
   return {
     io,
