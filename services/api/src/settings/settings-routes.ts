@@ -29,6 +29,7 @@ export const settingsRoutes = [
     response: configAnswer,
     handle: async ({ runtime }) => {
       const { mediaServers, settings, auth } = runtime.services;
+      const { geolocation } = runtime.config;
       const [link, requireLogin, externalUrl, preferredAdmin, appUser] = await Promise.all([
         mediaServers.getDefault(),
         settings.get('REQUIRE_LOGIN'),
@@ -42,7 +43,13 @@ export const settingsRoutes = [
         REQUIRE_LOGIN: requireLogin,
         IS_JELLYFIN: link ? link.kind === 'jellyfin' : true,
         MANAGED_BY: link?.managedBy ?? null,
-        settings: { EXTERNAL_URL: externalUrl, ServerID: link?.remoteServerId ?? null, preferred_admin: preferredAdmin },
+        settings: {
+          EXTERNAL_URL: externalUrl,
+          ServerID: link?.remoteServerId ?? null,
+          preferred_admin: preferredAdmin,
+          GEOLITE_ACCOUNT_ID: geolocation.accountId && geolocation.licenseKey ? geolocation.accountId : null,
+          GEOLOCATION_ENABLED: Boolean((geolocation.accountId && geolocation.licenseKey) || geolocation.databasePath),
+        },
       };
     },
   }),

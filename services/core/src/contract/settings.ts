@@ -16,6 +16,10 @@ export const configAnswer = z.object({
     EXTERNAL_URL: z.string(),
     ServerID: z.string().nullable(),
     preferred_admin: z.object({ userid: z.string(), username: z.string() }).nullable(),
+    /** MaxMind account id when the GeoLite2 web service is configured (not a secret; the licence key is). */
+    GEOLITE_ACCOUNT_ID: z.string().nullable(),
+    /** True when IP addresses can be located (web service or a local GeoLite2 database). */
+    GEOLOCATION_ENABLED: z.boolean(),
   }),
 });
 export type ConfigAnswer = z.infer<typeof configAnswer>;

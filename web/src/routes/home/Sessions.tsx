@@ -6,11 +6,9 @@ import { useConfig } from '../../api/auth';
 import { SessionCard } from './SessionCard';
 import { useSessionsStore, visibleSessions } from './sessions-store';
 
-/** A geolocation account id must be configured for the IP link (SPEC.md §2). */
+/** The IP link needs geolocation to be configured (SPEC.md §2: an account id, or here also a local database). */
 export function useGeolocationEnabled(): boolean {
-  const config = useConfig();
-  const settings = (config.data?.settings ?? {}) as Record<string, unknown>;
-  return Boolean(settings.GEOLITE_ACCOUNT_ID ?? settings.GeoliteAccountId);
+  return useConfig().data?.settings.GEOLOCATION_ENABLED ?? false;
 }
 
 export function SessionsSection({ detail = false }: { detail?: boolean }) {
