@@ -94,6 +94,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
       REQUIRE_LOGIN: true,
       IS_JELLYFIN: flavor === 'jellyfin',
       MANAGED_BY: 'ui',
+      settings: { GEOLITE_ACCOUNT_ID: null, GEOLOCATION_ENABLED: false },
     });
     expect(JSON.stringify(config.body)).not.toContain(sim.apiKey);
   });
