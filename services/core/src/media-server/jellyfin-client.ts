@@ -10,6 +10,9 @@ import type { SessionInfo } from './schemas/session.js';
 import { userDtoSchema, type UserDto } from './schemas/user.js';
 import { normalizeServerUrl } from './server-url.js';
 
+const userListSchema = z.array(userDtoSchema);
+const virtualFolderListSchema = z.array(virtualFolderInfoSchema);
+
 export class JellyfinClient extends MediaServerClient {
   readonly kind = 'jellyfin' as const;
 
@@ -18,11 +21,11 @@ export class JellyfinClient extends MediaServerClient {
   }
 
   getUsers(options: RequestOptions = {}): Promise<UserDto[]> {
-    return this.getJson('/Users', z.array(userDtoSchema), options);
+    return this.getJson('/Users', userListSchema, options);
   }
 
   async getLibraries(options: RequestOptions = {}): Promise<MediaLibrary[]> {
-    const folders = await this.getJson('/Library/VirtualFolders', z.array(virtualFolderInfoSchema), options);
+    const folders = await this.getJson('/Library/VirtualFolders', virtualFolderListSchema, options);
     return this.mapLibraries(folders, { method: 'GET', path: this.pathOf('/Library/VirtualFolders') });
   }
 

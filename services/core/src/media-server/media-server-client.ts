@@ -30,6 +30,9 @@ import type { UserDto } from './schemas/user.js';
 import { describeIssues, parseWireJson } from './schemas/wire.js';
 import { Semaphore } from './semaphore.js';
 
+/** Built once: the activity monitor parses /Sessions every second, and building the schema each time shows. */
+const sessionListSchema = z.array(sessionInfoSchema);
+
 export type MediaServerKind = 'jellyfin' | 'emby';
 
 export interface MediaServerClientOptions {
@@ -271,7 +274,7 @@ export abstract class MediaServerClient {
   abstract getSessions(options?: GetSessionsOptions): Promise<SessionInfo[]>;
 
   protected fetchSessions(query: QueryParams, options: RequestOptions): Promise<SessionInfo[]> {
-    return this.getJson('/Sessions', z.array(sessionInfoSchema), { query, signal: options.signal });
+    return this.getJson('/Sessions', sessionListSchema, { query, signal: options.signal });
   }
 
   // ---------------------------------------------------------------- images
