@@ -27,6 +27,7 @@ export default tseslint.config(
       '**/test-support/**',
       'services/jellyfin-sim/**',
       'web/vite.config.ts',
+      'web/playwright.config.ts',
       'vitest.config.ts',
       'services/api/src/main.ts',
     ],
