@@ -145,10 +145,21 @@ export async function recordPlays(count: number, options: { client?: string; met
       }),
     );
   }
-  await new Promise((resolve) => setTimeout(resolve, 4000));
+  // Right after first-run setup the monitor may not be polling yet (it picks up a new server link within
+  // seconds): keep the plays going until Reelstat reports them as live, so none ends unseen.
+  await until('the activity monitor to see the plays', async () => (await liveSessionCount()) >= count, 30_000);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
   // A play may already have ended on its own (the simulator ends plays that reach their end).
   for (const play of plays) await sim(`/plays/${play.playId}/stop`, {}).catch(() => undefined);
   return plays;
+}
+
+/** Sessions the activity monitor currently sees playing, from its Prometheus gauge (public /metrics). */
+export async function liveSessionCount(): Promise<number> {
+  const text = await fetch(new URL('/metrics', baseUrl())).then((res) => res.text());
+  let total = 0;
+  for (const match of text.matchAll(/^reelstat_activity_sessions\{[^}]*\} (\d+)/gm)) total += Number(match[1]);
+  return total;
 }
 
 export async function historyTotal(): Promise<number> {
