@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import type { PlaybackRecordShape } from '../contract/history.js';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 
 /**
@@ -61,28 +62,8 @@ interface HistoryRow {
   library_id: string | null;
 }
 
-export interface PlaybackRecord {
-  Id: number;
-  UserName: string;
-  UserId: string;
-  RemoteEndPoint: string | null;
-  SeriesName: string | null;
-  SeasonNumber: number | null;
-  EpisodeNumber: number | null;
-  NowPlayingItemName: string;
-  NowPlayingItemId: string;
-  EpisodeId: string | null;
-  Client: string | null;
-  PlayMethod: string;
-  DeviceName: string | null;
-  ActivityDateInserted: string;
-  PlaybackDuration: number;
-  TotalPlays: number;
-  TranscodingInfo: unknown;
-  MediaStreams: unknown;
-  ParentId: string | null;
-  results: PlaybackRecord[];
-}
+/** SPEC.md §3 Playback activity record, as the contract describes it. */
+export type PlaybackRecord = PlaybackRecordShape;
 
 function toRecord(row: HistoryRow, isJellyfin: boolean): PlaybackRecord {
   return {
