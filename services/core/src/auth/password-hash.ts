@@ -10,9 +10,6 @@ const P = 1;
 const KEY_LENGTH = 64;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
-/** What the browser sends for a password: the SHA3-512 digest in lowercase hex. */
-export const CLIENT_PASSWORD_DIGEST = /^[0-9a-f]{128}$/;
-
 /** The same digest the browser computes; used for passwords given to the server in plain text (ADMIN_PASSWORD). */
 export function clientPasswordDigest(plain: string): string {
   return createHash('sha3-512').update(plain, 'utf8').digest('hex');

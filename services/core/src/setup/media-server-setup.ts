@@ -13,13 +13,15 @@ export async function linkMediaServer(
   input: { url: string; apiKey: string; managedBy?: MediaServerLink['managedBy'] },
   logger: Logger,
 ): Promise<MediaServerLink> {
-  const url = normaliseServerUrl(input.url);
+  // The probe cleans the address (scheme, trailing slash, Emby's /emby) and refuses unusable ones.
+  const typed = input.url.trim();
   let probe;
   try {
-    probe = await probeMediaServer(url, input.apiKey);
+    probe = await probeMediaServer(typed, input.apiKey);
   } catch (error) {
-    throw toSetupError(error, url);
+    throw toSetupError(error, typed);
   }
+  const { url } = probe;
   const link = await links.saveDefault({
     name: probe.serverName || (probe.kind === 'emby' ? 'Emby' : 'Jellyfin'),
     kind: probe.kind,
@@ -33,20 +35,6 @@ export async function linkMediaServer(
   return link;
 }
 
-export function normaliseServerUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw AppError.badRequest('JF_HOST must be a URL such as http://192.168.1.10:8096');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.badRequest('JF_HOST must start with http:// or https://');
-  if (url.username || url.password) throw AppError.badRequest('JF_HOST must not contain a user name or password');
-  url.hash = '';
-  url.search = '';
-  return url.toString().replace(/\/+$/, '');
-}
-
 function toSetupError(error: unknown, url: string): AppError {
   if (!(error instanceof MediaServerError)) return new AppError(502, 'media_server_error', `Could not check the media server at ${url}`);
   switch (error.kind) {
@@ -57,7 +45,7 @@ function toSetupError(error: unknown, url: string): AppError {
     case 'invalid_response':
       return new AppError(404, 'media_server_not_found', `No Jellyfin or Emby server answers at ${url} (${error.message})`);
     case 'invalid_request':
-      return AppError.badRequest(`JF_HOST is not usable: ${error.message}`);
+      return AppError.badRequest(`JF_HOST must be a media server address such as http://192.168.1.10:8096 (${error.message})`);
     case 'network':
       return new AppError(502, 'media_server_unreachable', `Could not reach the media server at ${url}: ${error.message}`);
     default:
