@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverDirs = ['core', 'api', 'scheduler', 'dispatcher', 'operator'].map((name) => path.join(root, 'services', name, 'src'));
@@ -16,7 +17,7 @@ let restartTimer;
 let stopping = false;
 
 function startApi() {
-  api = spawn(process.execPath, ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
+  api = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
     cwd: root,
     stdio: 'inherit',
     env: { LOG_FORMAT: 'pretty', ...process.env },

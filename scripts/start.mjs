@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: builds what is missing or stale, then runs every role in this one process.
+// package.json runs this file with SERVER_NODE_FLAGS (scripts/server-node-flags.mjs: why the heap cap).
 // Without DATABASE_URL it starts an embedded PostgreSQL under DATA_DIR (./data by default).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

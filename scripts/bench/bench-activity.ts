@@ -6,7 +6,7 @@
 // history row, database writes per second, and the accuracy against the simulator's ground truth.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { EmbeddedPostgres } from '../../services/core/src/db/embedded-postgres.j
 import { compareWithTruth } from '../../services/core/src/activity/test-support/replay-accuracy.js';
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
 import type { PlayRecord } from '../../services/jellyfin-sim/src/index.js';
+import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);
@@ -157,9 +158,10 @@ async function main() {
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Run as `npm start` runs it (the same V8 flags).
   const entry = fromSource
-    ? ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts']
-    : ['services/api/dist/main.js'];
+    ? [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts']
+    : [...SERVER_NODE_FLAGS, 'services/api/dist/main.js'];
   const reelstat = start(entry, {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -170,6 +172,25 @@ async function main() {
     UPDATE_CHECK_URL: '',
   });
   await waitUntil('Reelstat', async () => (await fetch(`${url}/readyz`)).ok);
+  // RSS over time: the set-up (first library sync, 500 plays starting) and the measured window apart.
+  const rssSamples: Array<{ at: number; mb: number }> = [];
+  const rssSampler = setInterval(() => rssSamples.push({ at: Date.now(), mb: statusMb(reelstat.pid!, 'VmRSS') }), 250);
+  const traceFile = process.env.BENCH_MEMORY_TRACE;
+  const memoryTracer = traceFile
+    ? setInterval(() => {
+        void fetch(`${url}/metrics`)
+          .then((r) => r.text())
+          .then((text) => {
+            const pick = (name: string) =>
+              Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0) / 1e6);
+            appendFileSync(
+              traceFile,
+              `${Date.now()} rss=${statusMb(reelstat.pid!, 'VmRSS')} heapTotal=${pick('reelstat_nodejs_heap_size_total_bytes')} heapUsed=${pick('reelstat_nodejs_heap_size_used_bytes')} external=${pick('reelstat_nodejs_external_memory_bytes')}\n`,
+            );
+          })
+          .catch(() => undefined);
+      }, 500)
+    : undefined;
   const call = async (method: string, route: string, token?: string, body?: unknown) => {
     const res = await fetch(`${url}${route}`, {
       method,
@@ -288,6 +309,10 @@ async function main() {
   const pgCpu = treeCpu(postgresPid) - pgCpuStart;
   const statsEnd = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
   const peakRssMb = statusMb(reelstat.pid!, 'VmHWM');
+  clearInterval(rssSampler);
+  if (memoryTracer) clearInterval(memoryTracer);
+  const windowRss = rssSamples.filter((s) => s.at >= windowStart).map((s) => s.mb);
+  const setupPeakRssMb = Math.max(0, ...rssSamples.filter((s) => s.at < windowStart).map((s) => s.mb));
   const metrics = await (await fetch(`${url}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? 0);
   const pollSeconds = metric('reelstat_activity_poll_duration_seconds_sum');
@@ -323,6 +348,9 @@ async function main() {
           cpuSeconds: Math.round(cpu * 10) / 10,
           cpuPercentOfOneCore: Math.round((cpu / windowSeconds) * 1000) / 10,
           peakRssMb,
+          setupPeakRssMb,
+          windowPeakRssMb: Math.max(0, ...windowRss),
+          windowMedianRssMb: percentile(windowRss, 0.5),
         },
         postgres: { cpuSeconds: Math.round(pgCpu * 10) / 10, cpuPercentOfOneCore: Math.round((pgCpu / windowSeconds) * 1000) / 10 },
         detection: {
