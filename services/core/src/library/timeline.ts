@@ -32,36 +32,49 @@ interface RunRow {
   first_at: Date;
   last_at: Date;
   run: number;
+  oldest_run: number;
   scanned: number;
 }
 
 /**
  * Runs are found in SQL (gaps and islands: a new run starts where the show or movie changes), so only the
- * entries leave the database, not every play. The newest 20,000 plays of the user are read (a run cut by that
- * limit is left out).
+ * entries leave the database, not every play. The newest 20,000 plays of the user are read, newest first,
+ * from the per-user covering index alone (it carries the library, item, series and season: no table reads);
+ * runs are numbered from the newest, and the names of each run's first play are read for the entries only.
+ * A run cut by the play limit (the oldest one read) is left out.
  */
-export async function activityTimeline(db: Database, serverId: string, userId: string, libraryIds: string[]): Promise<TimelineEntry[]> {
+export async function activityTimeline(
+  db: Database,
+  serverId: string,
+  userId: string,
+  libraryIds: string[],
+  limits: { plays: number; entries: number } = { plays: TIMELINE_PLAYS, entries: TIMELINE_LIMIT },
+): Promise<TimelineEntry[]> {
   const runs = await db.query<RunRow>(
     `WITH newest AS (
-       SELECT id, started_at, item_id, item_name, item_type, series_id, series_name, season_number
+       SELECT id, started_at, item_id, series_id, season_number, COALESCE('s:' || series_id, 'i:' || item_id) AS show
        FROM playback_history WHERE server_id = $1 AND user_id = $2 AND library_id = ANY($3::text[])
-       ORDER BY started_at DESC, id DESC LIMIT ${TIMELINE_PLAYS}
-     ), plays AS (
-       SELECT *, COALESCE('s:' || series_id, 'i:' || item_id) AS show, count(*) OVER () AS scanned FROM newest
+       ORDER BY started_at DESC, id DESC LIMIT $4
      ), marked AS (
-       SELECT *, CASE WHEN show IS DISTINCT FROM lag(show) OVER (ORDER BY started_at, id) THEN 1 ELSE 0 END AS starts_run FROM plays
+       SELECT *, CASE WHEN show IS DISTINCT FROM lag(show) OVER newest_first THEN 1 ELSE 0 END AS starts_run,
+         count(*) OVER () AS scanned
+       FROM newest WINDOW newest_first AS (ORDER BY started_at DESC, id DESC)
      ), numbered AS (
-       SELECT *, sum(starts_run) OVER (ORDER BY started_at, id) AS run FROM marked
+       SELECT *, sum(starts_run) OVER (ORDER BY started_at DESC, id DESC) AS run FROM marked
+     ), runs AS (
+       SELECT run, min(item_id) AS item_id, min(series_id) AS series_id, count(DISTINCT item_id)::int AS episodes,
+         min(season_number) AS first_season, max(season_number) AS last_season, min(started_at) AS first_at,
+         max(started_at) AS last_at, (array_agg(id ORDER BY started_at, id))[1] AS first_play, max(scanned)::int AS scanned,
+         max(run) OVER () AS oldest_run
+       FROM numbered GROUP BY run ORDER BY run LIMIT $5
      )
-     SELECT min(item_id) AS item_id, (array_agg(item_name ORDER BY started_at))[1] AS item_name, max(item_type) AS item_type,
-       min(series_id) AS series_id, max(series_name) AS series_name, count(DISTINCT item_id)::int AS episodes,
-       min(season_number) AS first_season, max(season_number) AS last_season, min(started_at) AS first_at, max(started_at) AS last_at,
-       run, max(scanned)::int AS scanned
-     FROM numbered GROUP BY run ORDER BY run DESC LIMIT ${TIMELINE_LIMIT}`,
-    [serverId, userId, libraryIds],
+     SELECT runs.*, h.item_name, h.item_type, h.series_name
+     FROM runs JOIN playback_history h ON h.id = runs.first_play
+     ORDER BY runs.run`,
+    [serverId, userId, libraryIds, limits.plays, limits.entries],
   );
   // When the play limit was reached, the oldest run may have begun earlier than what was read: leave it out.
-  const complete = runs.filter((run) => !(run.scanned >= TIMELINE_PLAYS && Number(run.run) === 1));
+  const complete = runs.filter((run) => !(run.scanned >= limits.plays && Number(run.run) === Number(run.oldest_run)));
   return complete.map((run) => {
     const series = run.series_id !== null;
     const seasons =

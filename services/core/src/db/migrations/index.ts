@@ -3,6 +3,7 @@ import { initialSchema } from './0001-initial-schema.js';
 import { syncAndTasks } from './0002-sync-and-tasks.js';
 import { activityMonitor } from './0003-activity-monitor.js';
 import { statisticsSchema } from './0004-statistics.js';
+import { timelineIndex } from './0005-timeline-index.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema];
+export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema, timelineIndex];
