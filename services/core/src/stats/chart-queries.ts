@@ -37,6 +37,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
         start: START,
         rollupKey: `${key('bucket')} || '${sep}' || library_id`,
         historyKey: `${key('started_at')} || '${sep}' || COALESCE(library_id, '')`,
+        timeKeyed: true,
       }),
       [serverId, tz, days],
     ),

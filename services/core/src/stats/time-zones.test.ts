@@ -5,6 +5,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
 import { deletePlaybackActivity } from '../library/purge.js';
 import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { topLibraries } from './card-queries.js';
 import { viewsChart } from './chart-queries.js';
 import { globalStats } from './scope-queries.js';
 
@@ -147,6 +148,58 @@ describe('statistics buckets in time zones', () => {
     expect(await globalStats(db, serverId, 'user', 'u1', 9999 * 24)).toEqual({ Plays: 6, total_playback_duration: 11_100 });
     await recordPlays(db, [play('D5', '2026-10-25T01:30:00Z', 1600)]);
     expect((await cells('Europe/London', 'hour')).nonEmpty['01']).toEqual([2, 2400]);
+  });
+
+  it('sums day windows exactly from whole UTC days, quarter hours and the history together', async () => {
+    // Kolkata's midnight is 18:30 UTC: a 1-day window starts at 18:30 UTC 24 to 48 hours ago. Plays just before
+    // it, inside it before the next UTC midnight (quarter hours), after that midnight (daily rows) and now.
+    const kolkataMidnight = (daysAgo: number) => {
+      const localToday = new Date(Date.now() + 5.5 * 3_600_000);
+      return Date.UTC(localToday.getUTCFullYear(), localToday.getUTCMonth(), localToday.getUTCDate() - daysAgo) - 5.5 * 3_600_000;
+    };
+    const start = kolkataMidnight(1);
+    const firstUtcMidnight = Math.ceil(start / 86_400_000) * 86_400_000;
+    const at = (ms: number) => new Date(ms).toISOString();
+    const edge = { libraryId: 'daily-edge' };
+    await recordPlays(db, [
+      play('day-out', at(start - 60_000), 1, edge),
+      play('day-first-quarter', at(start + 5 * 60_000), 2, edge),
+      play('day-quarters', at(start + 4 * 3_600_000), 4, edge),
+      play('day-daily', at(firstUtcMidnight + 60_000), 8, edge),
+      play('day-now', at(Date.now() - 60_000), 16, edge),
+    ]);
+    const row = (await topLibraries(db, serverId, 'Asia/Kolkata', 1)).find((library) => library.Id === 'daily-edge');
+    expect(row).toMatchObject({ Plays: 4, total_playback_duration: 30 });
+    const daily = await db.query<{ plays: number }>(
+      `SELECT sum(plays)::int AS plays FROM play_rollups_daily WHERE server_id = $1 AND library_id = 'daily-edge'`,
+      [serverId],
+    );
+    expect(daily[0]!.plays).toBe(5);
+  });
+
+  it('keeps the daily rollups equal to the quarter hours through writes, deletes and purges', async () => {
+    const mismatches = () =>
+      db.query(
+        `SELECT * FROM (
+           SELECT server_id, to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400) AS bucket, library_id, client, play_method,
+             sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+           FROM play_rollups GROUP BY 1, 2, 3, 4, 5
+         ) AS q FULL JOIN play_rollups_daily d USING (server_id, bucket, library_id, client, play_method)
+         WHERE q.plays IS DISTINCT FROM d.plays OR q.played_seconds IS DISTINCT FROM d.played_seconds`,
+      );
+    expect(await mismatches()).toEqual([]);
+    const [row] = await db.query<{ id: number }>(`SELECT id FROM playback_history WHERE play_key = 'K1'`);
+    expect(await deletePlaybackActivity(db, serverId, [row!.id])).toBe(1);
+    await recordPlays(db, [play('K1', '2026-10-10T18:45:00Z', 3200), play('K1b', '2026-10-10T18:50:00Z', 5)]);
+    expect(await mismatches()).toEqual([]);
+    const other = randomUUID();
+    await db.query(
+      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'other', 'jellyfin', 'http://y', 'v1.x')`,
+      [other],
+    );
+    await recordPlays(db, [{ ...play('O1', '2026-10-10T18:45:00Z', 9), serverId: other }]);
+    await db.query(`DELETE FROM media_servers WHERE id = $1`, [other]);
+    expect(await mismatches()).toEqual([]);
   });
 
   it('cuts an hours window inside a quarter hour exactly', async () => {

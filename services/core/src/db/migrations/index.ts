@@ -4,6 +4,7 @@ import { syncAndTasks } from './0002-sync-and-tasks.js';
 import { activityMonitor } from './0003-activity-monitor.js';
 import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
+import { dailyRollups } from './0006-daily-rollups.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema, timelineIndex];
+export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema, timelineIndex, dailyRollups];
