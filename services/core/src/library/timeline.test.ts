@@ -89,6 +89,22 @@ describe('activityTimeline', () => {
     expect(alien).toMatchObject({ Title: 'Heat', MediaType: 'Movie', NowPlayingItemId: 'heat' });
   });
 
+  it('reads more plays when the first read did not hold every entry whole', async () => {
+    // 2 entries: the newest 4 plays (Dark S3E5, Alien ×2, Dark S3E4) already show a third run begun: enough.
+    expect(entries(await activityTimeline(db, serverId, 'u1', ['movies', 'shows'], { plays: 100, entries: 2 }))).toEqual([
+      ['Dark', 'Season 3', 1, '2026-03-08', '2026-03-08'],
+      ['Alien', null, null, '2026-03-06', '2026-03-07'],
+    ]);
+    // 3 entries: the newest 6 plays end inside the long Dark run, so all plays are read and it is whole.
+    expect(entries(await activityTimeline(db, serverId, 'u1', ['movies', 'shows'], { plays: 100, entries: 3 }))[2]).toEqual([
+      'Dark',
+      'Season 1 - Season 3',
+      4,
+      '2026-03-02',
+      '2026-03-05',
+    ]);
+  });
+
   it('leaves out the oldest run when the play limit cut it, and keeps at most the entry limit', async () => {
     // The newest 4 plays: Dark S3E5, Alien ×2, and only Dark S3E4 of the long Dark run: that run is dropped.
     expect(entries(await activityTimeline(db, serverId, 'u1', ['movies', 'shows'], { plays: 4, entries: 10 })).map((e) => e[0])).toEqual([
