@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import type { Database } from '../db/database.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest } from './history-query.js';
 import { recordPlays, type PlayToRecord } from './record-plays.js';
 
@@ -11,8 +10,8 @@ import { recordPlays, type PlayToRecord } from './record-plays.js';
  * (i mod 7) seconds, by "Alice" when i is even and "Bob" when odd; every 201st play is on the "Roku" client.
  */
 describe('history pages', () => {
-  let database: TestDatabase;
   let db: Database;
+  let close: () => Promise<void>;
   const serverId = randomUUID();
   const N = 10_050;
   const base = Date.parse('2026-01-01T00:00:00Z');
@@ -29,13 +28,7 @@ describe('history pages', () => {
   });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    await migrateToLatest(db, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x')`,
-      [serverId],
-    );
+    ({ db, close } = await createHistoryTestDatabase(serverId));
     const plays: PlayToRecord[] = Array.from({ length: N }, (_, i) => ({
       serverId,
       playKey: `k${i}`,
@@ -54,8 +47,7 @@ describe('history pages', () => {
     expect(await recordPlays(db, plays)).toBe(N);
   }, 60_000);
   afterAll(async () => {
-    await db.close();
-    await database.drop();
+    await close();
   });
 
   const keys = (results: Array<{ NowPlayingItemName: string }>) => results.map((row) => Number(row.NowPlayingItemName.slice(5)));

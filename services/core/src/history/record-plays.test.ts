@@ -1,26 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import type { Database } from '../db/database.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { recordPlays, type PlayToRecord } from './record-plays.js';
 
 describe('recordPlays', () => {
-  let database: TestDatabase;
   let db: Database;
+  let close: () => Promise<void>;
   const serverId = randomUUID();
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    await migrateToLatest(db, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x.x.x')`,
-      [serverId],
-    );
+    ({ db, close } = await createHistoryTestDatabase(serverId));
   });
   afterAll(async () => {
-    await db.close();
-    await database.drop();
+    await close();
   });
 
   const play = (key: string, overrides: Partial<PlayToRecord> = {}): PlayToRecord => ({

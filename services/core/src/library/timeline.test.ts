@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import type { Database } from '../db/database.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { activityTimeline } from './timeline.js';
 
 describe('activityTimeline', () => {
-  let database: TestDatabase;
   let db: Database;
+  let close: () => Promise<void>;
   const serverId = randomUUID();
   const day = (n: number, hour = 20) => new Date(Date.UTC(2026, 2, n, hour));
   let key = 0;
@@ -37,13 +36,7 @@ describe('activityTimeline', () => {
   });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    await migrateToLatest(db, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x.x.x')`,
-      [serverId],
-    );
+    ({ db, close } = await createHistoryTestDatabase(serverId));
     // Oldest to newest (Dark: 4 different episodes, S1E2 twice). The music play sits between two Dark plays: left out, it does not split them.
     await recordPlays(db, [
       movie('heat', 'Heat', day(1)),
@@ -59,8 +52,7 @@ describe('activityTimeline', () => {
     ]);
   });
   afterAll(async () => {
-    await db.close();
-    await database.drop();
+    await close();
   });
 
   const entries = (list: Awaited<ReturnType<typeof activityTimeline>>) =>

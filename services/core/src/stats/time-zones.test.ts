@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import type { Database } from '../db/database.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
 import { deletePlaybackActivity } from '../library/purge.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { topLibraries } from './card-queries.js';
 import { viewsChart } from './chart-queries.js';
 import { globalStats } from './scope-queries.js';
@@ -15,8 +14,8 @@ import { globalStats } from './scope-queries.js';
  * Played seconds are powers of two, so every sum names exactly the plays it contains.
  */
 describe('statistics buckets in time zones', () => {
-  let database: TestDatabase;
   let db: Database;
+  let close: () => Promise<void>;
   const serverId = randomUUID();
   const play = (key: string, startedAt: string, playedSeconds: number, extra: Partial<PlayToRecord> = {}): PlayToRecord => ({
     serverId,
@@ -38,13 +37,7 @@ describe('statistics buckets in time zones', () => {
   const days = Math.ceil((Date.now() - Date.parse('2026-03-28T00:00:00Z')) / 86_400_000) + 2;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    await migrateToLatest(db, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x')`,
-      [serverId],
-    );
+    ({ db, close } = await createHistoryTestDatabase(serverId));
     await db.query(`INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'lib', 'Films', 'movies')`, [serverId]);
     const plays = [
       play('D1', '2026-03-29T00:30:00Z', 100), // London 00:30 GMT Sun 29 Mar; Paris 01:30 CET; Kolkata 06:00
@@ -60,8 +53,7 @@ describe('statistics buckets in time zones', () => {
     expect(await recordPlays(db, plays)).toBe(0);
   });
   afterAll(async () => {
-    await db.close();
-    await database.drop();
+    await close();
   });
 
   const cells = async (tz: string, kind: 'day' | 'weekday' | 'hour') => {

@@ -3,6 +3,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../config/load-config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 
 /** A logger for tests: silent unless TEST_LOG_LEVEL is set. */
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -31,6 +33,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+    },
+  };
+}
+
+/** A fresh, migrated database with one linked media server of this id, for tests of history and statistics. */
+export async function createHistoryTestDatabase(
+  serverId: string,
+): Promise<{ database: TestDatabase; db: Database; close(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const db = openDatabase(database.url, testLogger);
+  await migrateToLatest(db, testLogger);
+  await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x')`, [
+    serverId,
+  ]);
+  return {
+    database,
+    db,
+    async close() {
+      await db.close();
+      await database.drop();
     },
   };
 }
