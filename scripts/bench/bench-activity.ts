@@ -7,7 +7,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import { compareWithTruth } from '../../services/core/src/activity/test-support/
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
 import type { PlayRecord } from '../../services/jellyfin-sim/src/index.js';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { cpuSeconds, freePort, memoryMb, metricValue } from './process-stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);
@@ -31,17 +31,6 @@ const simKey = randomBytes(16).toString('hex');
 const children: ChildProcess[] = [];
 let stopping = false;
 let postgres: EmbeddedPostgres | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -64,26 +53,6 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
   }
 }
 
-const CLOCK_TICKS = 100;
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith(`${field}:`));
-    return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
-}
 /** A process and all its descendants. */
 function tree(pid: number): number[] {
   const parents = new Map<number, number[]>();
@@ -174,18 +143,17 @@ async function main() {
   await waitUntil('Reelstat', async () => (await fetch(`${url}/readyz`)).ok);
   // RSS over time: the set-up (first library sync, 500 plays starting) and the measured window apart.
   const rssSamples: Array<{ at: number; mb: number }> = [];
-  const rssSampler = setInterval(() => rssSamples.push({ at: Date.now(), mb: statusMb(reelstat.pid!, 'VmRSS') }), 250);
+  const rssSampler = setInterval(() => rssSamples.push({ at: Date.now(), mb: memoryMb(reelstat.pid!, 'VmRSS') }), 250);
   const traceFile = process.env.BENCH_MEMORY_TRACE;
   const memoryTracer = traceFile
     ? setInterval(() => {
         void fetch(`${url}/metrics`)
           .then((r) => r.text())
           .then((text) => {
-            const pick = (name: string) =>
-              Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0) / 1e6);
+            const pick = (name: string) => Math.round(metricValue(text, name) / 1e6);
             appendFileSync(
               traceFile,
-              `${Date.now()} rss=${statusMb(reelstat.pid!, 'VmRSS')} heapTotal=${pick('reelstat_nodejs_heap_size_total_bytes')} heapUsed=${pick('reelstat_nodejs_heap_size_used_bytes')} external=${pick('reelstat_nodejs_external_memory_bytes')}\n`,
+              `${Date.now()} rss=${memoryMb(reelstat.pid!, 'VmRSS')} heapTotal=${pick('reelstat_nodejs_heap_size_total_bytes')} heapUsed=${pick('reelstat_nodejs_heap_size_used_bytes')} external=${pick('reelstat_nodejs_external_memory_bytes')}\n`,
             );
           })
           .catch(() => undefined);
@@ -308,13 +276,13 @@ async function main() {
   const cpu = cpuSeconds(reelstat.pid!) - cpuStart;
   const pgCpu = treeCpu(postgresPid) - pgCpuStart;
   const statsEnd = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
-  const peakRssMb = statusMb(reelstat.pid!, 'VmHWM');
+  const peakRssMb = memoryMb(reelstat.pid!, 'VmHWM');
   clearInterval(rssSampler);
   if (memoryTracer) clearInterval(memoryTracer);
   const windowRss = rssSamples.filter((s) => s.at >= windowStart).map((s) => s.mb);
   const setupPeakRssMb = Math.max(0, ...rssSamples.filter((s) => s.at < windowStart).map((s) => s.mb));
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? 0);
+  const metric = (name: string) => metricValue(metrics, name);
   const pollSeconds = metric('reelstat_activity_poll_duration_seconds_sum');
   const polls = metric('reelstat_activity_poll_duration_seconds_count');
 

@@ -7,11 +7,12 @@
 // its memory is not counted.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { freePort, memoryMb } from './process-stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const scale = process.env.BENCH_SCALE ?? 'large';
@@ -22,7 +23,7 @@ const apiKey = randomBytes(16).toString('hex');
 function compiledReelstat(): { cwd: string; args: string[]; mode: 'compiled' | 'source' } {
   const source = {
     cwd: root,
-    args: ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'],
+    args: [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'],
     mode: 'source' as const,
   };
   if (process.env.BENCH_FROM_SOURCE === '1') return source;
@@ -42,29 +43,8 @@ function compiledReelstat(): { cwd: string; args: string[]; mode: 'compiled' | '
     process.stderr.write('bench:sync: the compiled build failed, measuring from source (tsx)\n');
     return source;
   }
-  return { cwd: clone, args: [main], mode: 'compiled' };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith(`${field}:`));
-    return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
+  // Run as `npm start` runs it (the same V8 flags).
+  return { cwd: clone, args: [...SERVER_NODE_FLAGS, main], mode: 'compiled' };
 }
 
 function start(command: string, args: string[], env: Record<string, string>, cwd = root): ChildProcess {
@@ -150,8 +130,8 @@ try {
   const pid = app.pid!;
   type Log = { Name: string; Result: string; Duration: number; Log: Array<{ Message: string }> };
   async function phase(route: string, task: string, runsBefore: number) {
-    let peak = rssMb(pid);
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+    let peak = memoryMb(pid);
+    const sampler = setInterval(() => (peak = Math.max(peak, memoryMb(pid))), 100);
     const started = performance.now();
     await call('GET', route, undefined, token);
     let run: Log | undefined;
@@ -199,7 +179,7 @@ try {
         fullSync: full,
         unchangedFullSync: { ...resync, ratioToFirst: Math.round((resync.seconds / full.seconds) * 100) / 100 },
         partialSyncAfter100New: partial,
-        peakRssMbWholeRun: rssMb(pid, 'VmHWM'),
+        peakRssMbWholeRun: memoryMb(pid, 'VmHWM'),
         targets: { fullSyncSeconds: 600, peakRssMb: 300, unchangedRatio: 0.5, partialSyncSeconds: 10 },
       },
       null,
