@@ -19,6 +19,8 @@ import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ROLLUP_BACKFILL_SQL } from '../src/history/rollup-sql.js';
+import { MOVIE_GENRES } from '../../jellyfin-sim/src/library/words.js';
+import { seededRandom } from '../src/test-support/seeded-random.js';
 
 export const BENCH_SERVER_ID = '00000000-0000-4000-8000-00000000be7c';
 
@@ -32,46 +34,15 @@ const users = Number(argument('users', '500'));
 const dataDir = path.resolve(argument('data-dir', './data/bench'));
 if (!Number.isInteger(plays) || plays < 1) throw new Error('--plays must be a positive whole number');
 
-/** mulberry32: small, fast, deterministic. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(42);
+const rand = seededRandom(42);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 /** Skewed choice: a few popular entries, a long tail. */
 const skewed = (count: number) => Math.floor(count * Math.pow(rand(), 2.2));
 const text = (value: string | number | null | undefined) =>
   value === null || value === undefined ? '\\N' : String(value).replace(/\\/g, '\\\\').replace(/\t/g, ' ').replace(/\n/g, ' ');
 
-const GENRES = [
-  'Action',
-  'Adventure',
-  'Animation',
-  'Comedy',
-  'Crime',
-  'Documentary',
-  'Drama',
-  'Family',
-  'Fantasy',
-  'History',
-  'Horror',
-  'Music',
-  'Mystery',
-  'Romance',
-  'Science Fiction',
-  'Thriller',
-  'War',
-  'Western',
-  'Kids',
-  'Reality',
-];
+/** The simulator's movie genres, plus two of its TV genres. */
+const GENRES = [...MOVIE_GENRES, 'Kids', 'Reality'];
 const CLIENTS = [
   'Jellyfin Web',
   'Jellyfin Android',

@@ -5,24 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActivityHarness, TICKS, type ActivityHarness } from './activity-test-harness.js';
 import { REPORT_INTERVAL_MS } from '../play-state-machine.js';
 import { compareWithTruth } from './replay-accuracy.js';
+import { seededRandom } from '../../test-support/seeded-random.js';
 
 const PLAYS = 1000;
 const CONCURRENT = 40;
 const POLL_MS = 2500;
 const JITTER_MS = 1000;
 const MINIMUM_PLAY_SECONDS = 30;
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Defines the replay suite for one flavor (one test file per flavor, so the two run in parallel). */
 export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
@@ -36,7 +25,7 @@ export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
     });
 
     it(`records ${PLAYS}+ random plays exactly once, each within one poll plus one report interval`, { timeout: 600_000 }, async () => {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
       const c = h.sim.control;
       const users = c.users().filter((u) => !u.isDisabled && u.enableAllFolders);
