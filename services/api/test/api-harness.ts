@@ -51,3 +51,10 @@ export async function startApiHarness(env: Record<string, string> = {}): Promise
 
 /** What the browser sends for a password. */
 export const digest = clientPasswordDigest;
+
+/** Creates the first administrator (username `admin`) and returns its token. */
+export async function createAdmin(harness: Pick<ApiHarness, 'call'>, password = 'secret-1'): Promise<string> {
+  const created = await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest(password) } });
+  if (created.status !== 200) throw new Error(`creating the administrator failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return (created.body as { token: string }).token;
+}

@@ -2,7 +2,7 @@
 // message for each bad value and nothing changed, toggling untracked users.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 describe('activity monitor routes', () => {
   let sim: RunningSimulator;
@@ -11,11 +11,7 @@ describe('activity monitor routes', () => {
   beforeAll(async () => {
     sim = await startSimulator({ scale: 'tiny', seed: 3 });
     harness = await startApiHarness();
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
     const linked = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey }, token });
     expect(linked.status).toBe(200);
   });

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 describe('API keys', () => {
   let harness: ApiHarness;
   let token: string;
   beforeAll(async () => {
     harness = await startApiHarness();
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
   });
   afterAll(async () => {
     await harness.stop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, digest, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 /** Bad input on every endpoint of the auth/settings/keys domains: 400 with what was wrong, nothing saved. */
 describe('bad input', () => {
@@ -49,11 +49,7 @@ describe('bad input', () => {
     });
     expect(huge.status).toBe(413);
     expect(await countRows('admin_accounts')).toBe(0);
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
   });
 
   it('rejects malformed settings and key requests and changes nothing', async () => {

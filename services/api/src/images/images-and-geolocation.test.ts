@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
-import { digest, startApiHarness, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 describe('image proxies and geolocation', () => {
   let harness: ApiHarness;
@@ -42,13 +42,7 @@ describe('image proxies and geolocation', () => {
       [harness, (t: string) => (token = t)],
       [bare, (t: string) => (bareToken = t)],
     ] as const) {
-      set(
-        (
-          (await h.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-            token: string;
-          }
-        ).token,
-      );
+      set(await createAdmin(h));
     }
     await harness.app.runtime.services.mediaServers.saveDefault({ name: 'sim', kind: 'jellyfin', url: sim.url, apiKey: sim.apiKey });
   });

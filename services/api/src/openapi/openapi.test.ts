@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digest, startApiHarness, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 import { generatedOpenApiText, OPENAPI_FILE } from '../../scripts/openapi.js';
 import { openApiPath } from './openapi-document.js';
 
@@ -13,11 +13,7 @@ describe('OpenAPI document', () => {
   let token: string;
   beforeAll(async () => {
     harness = await startApiHarness();
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
   });
   afterAll(async () => {
     await harness.stop();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { publishUiEvent } from '@reelstat/core';
 import { waitUntil } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 describe('socket gateway', () => {
   let harness: ApiHarness;
@@ -10,11 +10,7 @@ describe('socket gateway', () => {
   const sockets: Socket[] = [];
   beforeAll(async () => {
     harness = await startApiHarness();
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
   });
   afterAll(async () => {
     sockets.forEach((socket) => socket.disconnect());

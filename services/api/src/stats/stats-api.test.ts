@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
-import { digest, startApiHarness, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
 
 /**
  * Every statistics, history and detail call on a small hand-built history. Expected figures are worked out
@@ -38,11 +38,7 @@ describe('statistics, history and detail API', () => {
 
   beforeAll(async () => {
     harness = await startApiHarness();
-    token = (
-      (await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } })).body as {
-        token: string;
-      }
-    ).token;
+    token = await createAdmin(harness);
     db = openDatabase(harness.database.url, testLogger);
     await db.query(
       `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x', true)`,
