@@ -29,7 +29,7 @@ export default tseslint.config(
       'web/vite.config.ts',
       'web/playwright.config.ts',
       'vitest.config.ts',
-      'services/api/src/main.ts',
+      'services/server/src/main.ts',
     ],
     rules: { 'no-restricted-properties': 'off' },
   },

@@ -4,9 +4,8 @@ import { defineConfig } from 'vitest/config';
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // Workspace packages resolve to their TypeScript sources in tests, so no build is needed first.
-const packages = ['core', 'api', 'scheduler', 'dispatcher', 'operator', 'jellyfin-sim'];
+const packages = ['contract', 'core', 'api', 'scheduler', 'dispatcher', 'operator', 'server', 'jellyfin-sim'];
 const alias = [
-  { find: /^@reelstat\/core\/contract$/, replacement: here('./services/core/src/contract/index.ts') },
   ...packages.flatMap((name) => [
     { find: new RegExp(`^@reelstat/${name}$`), replacement: here(`./services/${name}/src/index.ts`) },
     { find: new RegExp(`^@reelstat/${name}/(.*)$`), replacement: here(`./services/${name}/src/$1`) },

@@ -25,7 +25,7 @@ function newestMtime(dir) {
 }
 
 const started = Date.now();
-run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/api']);
+run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/server']);
 const webIndex = path.join(root, 'web/dist/index.html');
 const webStale = !existsSync(webIndex) || newestMtime(path.join(root, 'web')) > statSync(webIndex).mtimeMs;
 if (!ifNeeded || webStale)

@@ -10,14 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverDirs = ['core', 'api', 'scheduler', 'dispatcher', 'operator'].map((name) => path.join(root, 'services', name, 'src'));
+const serverDirs = ['contract', 'core', 'api', 'scheduler', 'dispatcher', 'operator', 'server'].map((name) =>
+  path.join(root, 'services', name, 'src'),
+);
 
 let api;
 let restartTimer;
 let stopping = false;
 
 function startApi() {
-  api = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'], {
+  api = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/server/src/main.ts'], {
     cwd: root,
     stdio: 'inherit',
     env: { LOG_FORMAT: 'pretty', ...process.env },

@@ -9,4 +9,4 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-needed'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-await import(pathToFileURL(path.join(root, 'services/api/dist/main.js')).href);
+await import(pathToFileURL(path.join(root, 'services/server/dist/main.js')).href);

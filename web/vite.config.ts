@@ -24,7 +24,7 @@ export default defineConfig({
   plugins: [react()],
   // The API contract (zod schemas) is shared with the server: one source for both sides.
   resolve: {
-    alias: { '@reelstat/contract': fileURLToPath(new URL('../services/core/src/contract/index.ts', import.meta.url)) },
+    alias: { '@reelstat/contract': fileURLToPath(new URL('../services/contract/src/index.ts', import.meta.url)) },
   },
   // Relative asset URLs: the server adds <base href> for BASE_URL, so one build serves any sub-path.
   base: './',

@@ -16,7 +16,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { EmbeddedPostgres } from '../../services/core/src/db/embedded-postgres.js';
 import { compareWithTruth } from '../../services/core/src/activity/test-support/replay-accuracy.js';
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
-import type { PlayRecord } from '../../services/jellyfin-sim/src/index.js';
+import type { PlayRecord } from '@reelstat/jellyfin-sim';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
 import { cpuSeconds, freePort, memoryMb, metricValue } from './process-stats.js';
 
@@ -114,7 +114,7 @@ async function main() {
   // Measured as deployed: the compiled server (BENCH_FROM_SOURCE=1 runs the TypeScript sources through tsx).
   let fromSource = process.env.BENCH_FROM_SOURCE === '1';
   if (!fromSource) {
-    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/api'], {
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/server'], {
       cwd: root,
       stdio: 'pipe',
     });
@@ -129,8 +129,8 @@ async function main() {
   const url = `http://127.0.0.1:${port}`;
   // Run as `npm start` runs it (the same V8 flags).
   const entry = fromSource
-    ? [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts']
-    : [...SERVER_NODE_FLAGS, 'services/api/dist/main.js'];
+    ? [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/server/src/main.ts']
+    : [...SERVER_NODE_FLAGS, 'services/server/dist/main.js'];
   const reelstat = start(entry, {
     PORT: String(port),
     HOST: '127.0.0.1',

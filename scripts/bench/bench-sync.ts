@@ -23,7 +23,7 @@ const apiKey = randomBytes(16).toString('hex');
 function compiledReelstat(): { cwd: string; args: string[]; mode: 'compiled' | 'source' } {
   const source = {
     cwd: root,
-    args: [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'],
+    args: [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/server/src/main.ts'],
     mode: 'source' as const,
   };
   if (process.env.BENCH_FROM_SOURCE === '1') return source;
@@ -33,12 +33,15 @@ function compiledReelstat(): { cwd: string; args: string[]; mode: 'compiled' | '
   for (const entry of readdirSync(path.join(root, 'node_modules'))) {
     if (entry !== '@reelstat') symlinkSync(path.join(root, 'node_modules', entry), path.join(clone, 'node_modules', entry));
   }
-  for (const name of ['core', 'scheduler', 'dispatcher', 'operator', 'api', 'jellyfin-sim']) {
+  for (const name of ['contract', 'core', 'scheduler', 'dispatcher', 'operator', 'api', 'server', 'jellyfin-sim']) {
     symlinkSync(`../../services/${name}`, path.join(clone, 'node_modules/@reelstat', name));
   }
   // Type errors in test helpers do not stop the emit; a missing entry point does.
-  spawnSync(process.execPath, [path.join(clone, 'node_modules/typescript/bin/tsc'), '-b', 'services/api'], { cwd: clone, stdio: 'ignore' });
-  const main = path.join(clone, 'services/api/dist/main.js');
+  spawnSync(process.execPath, [path.join(clone, 'node_modules/typescript/bin/tsc'), '-b', 'services/server'], {
+    cwd: clone,
+    stdio: 'ignore',
+  });
+  const main = path.join(clone, 'services/server/dist/main.js');
   if (!existsSync(main)) {
     process.stderr.write('bench:sync: the compiled build failed, measuring from source (tsx)\n');
     return source;

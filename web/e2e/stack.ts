@@ -102,7 +102,7 @@ export async function startReelstat(env: Record<string, string> = {}, port?: num
     ...env,
   });
   const started = await start(
-    ['--conditions=reelstat-source', '--import', 'tsx', 'services/api/src/main.ts'],
+    ['--conditions=reelstat-source', '--import', 'tsx', 'services/server/src/main.ts'],
     environment,
     `http://127.0.0.1:${listen}/auth/isConfigured`,
     120_000,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { clientPasswordDigest, loadConfig } from '@reelstat/core';
 import pino from 'pino';
-import { startProcess } from '../src/process/start-process.js';
+import { startProcess } from '@reelstat/server';
 
 function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);

@@ -1,1 +1,1 @@
-export * from './process/start-process.js';
+export * from './roles/api-role.js';

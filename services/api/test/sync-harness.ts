@@ -1,6 +1,6 @@
 /** A real api+scheduler process linked to a simulator, for the sync and task tests. */
 import { startSimulator } from '@reelstat/jellyfin-sim';
-import { startApiHarness, digest, type ApiHarness } from './api-harness.js';
+import { startApiHarness, digest, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 
 export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

@@ -19,7 +19,7 @@ import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ROLLUP_BACKFILL_SQL } from '../src/history/rollup-sql.js';
-import { MOVIE_GENRES } from '../../jellyfin-sim/src/library/words.js';
+import { MOVIE_GENRES } from '@reelstat/jellyfin-sim';
 import { seededRandom } from '../src/test-support/seeded-random.js';
 
 export const BENCH_SERVER_ID = '00000000-0000-4000-8000-00000000be7c';

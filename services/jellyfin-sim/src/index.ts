@@ -13,6 +13,7 @@ export type { ItemInput, ItemPatch, UserInput, SimCounts } from './sim.js';
 export type { SimItem, SimUser, ItemKind, Scale } from './library/types.js';
 export { CLIENTS } from './sessions/clients.js';
 export { PRESETS } from './library/generate.js';
+export { MOVIE_GENRES } from './library/words.js';
 
 export interface RunningSimulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (Emby clients add /emby themselves). */

@@ -29,7 +29,7 @@ import type {
   ViewsAnswer,
 } from '@reelstat/contract';
 
-/** The web's types, all derived from the server's zod contract (services/core/src/contract). */
+/** The web's types, all derived from the server's zod contract (services/contract). */
 
 export type MediaStream = z.infer<typeof sessionMediaStream>;
 export type Session = LiveSession;

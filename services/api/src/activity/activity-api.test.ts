@@ -2,7 +2,7 @@
 // message for each bad value and nothing changed, toggling untracked users.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
-import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
 describe('activity monitor routes', () => {
   let sim: RunningSimulator;

@@ -12,9 +12,9 @@ import {
   uniqueRedisPrefix,
   type TestDatabase,
 } from '@reelstat/core/test-support/test-services.js';
-import type { LiveSession } from '@reelstat/core/contract';
-import { digest } from '../../test/api-harness.js';
-import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
+import type { LiveSession } from '@reelstat/contract';
+import { digest } from '@reelstat/server/test-support/api-harness.js';
+import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
 
 const TICKS = 10_000_000;
 

@@ -5,7 +5,7 @@ import {
   setActivityMonitorSettingsAnswer,
   setUntrackedUsersBody,
   untrackedUsersAnswer,
-} from '@reelstat/core/contract';
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 async function defaultServerId(runtime: Runtime): Promise<string> {

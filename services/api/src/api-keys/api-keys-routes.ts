@@ -1,4 +1,4 @@
-import { apiKeyListAnswer, createApiKeyBody, createdApiKeyAnswer, deleteApiKeyBody, messageAnswer } from '@reelstat/core/contract';
+import { apiKeyListAnswer, createApiKeyBody, createdApiKeyAnswer, deleteApiKeyBody, messageAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 export const apiKeysRoutes = [

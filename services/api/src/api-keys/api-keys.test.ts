@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
 describe('API keys', () => {
   let harness: ApiHarness;

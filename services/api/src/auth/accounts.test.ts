@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, digest, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 
 describe('accounts, login, tokens and rate limiting', () => {
   let harness: ApiHarness;

@@ -1,5 +1,5 @@
 import { AppError, VERSION, linkMediaServer, readSetupState } from '@reelstat/core';
-import { configSetupAnswer, credentialsBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/core/contract';
+import { configSetupAnswer, credentialsBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 export const authRoutes = [

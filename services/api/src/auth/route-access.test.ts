@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket } from 'socket.io-client';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, digest, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
+import { findApiRole } from '../roles/api-role.js';
 
 interface MountedRoute {
   method: string;
@@ -10,7 +11,9 @@ interface MountedRoute {
 /** Every route as Express itself has it mounted, read from the router's stack (not from a list kept by hand). */
 function mountedRoutes(harness: ApiHarness): MountedRoute[] {
   const stack = (
-    harness.app.apiRoutes!.router as unknown as { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> }
+    findApiRole(harness.app.roles)!.routes!.router as unknown as {
+      stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
+    }
   ).stack;
   return stack.flatMap((layer) =>
     layer.route ? Object.keys(layer.route.methods).map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })) : [],

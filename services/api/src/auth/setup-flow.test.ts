@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '@reelstat/jellyfin-sim';
 import { findFreePort } from '@reelstat/core';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
+import { startApiHarness, digest, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

@@ -9,7 +9,7 @@ import {
   userHistoryBody,
   type HistoryFilter,
   type HistoryQuery,
-} from '@reelstat/core/contract';
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { statisticsContext } from '../stats/server-context.js';
 

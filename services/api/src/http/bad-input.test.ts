@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, digest, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, digest, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
 /** Bad input on every endpoint of the auth/settings/keys domains: 400 with what was wrong, nothing saved. */
 describe('bad input', () => {

@@ -11,7 +11,7 @@ import {
   type MediaServerLink,
   type Runtime,
 } from '@reelstat/core';
-import { deviceImageQuery, itemImageQuery } from '@reelstat/core/contract';
+import { deviceImageQuery, itemImageQuery } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { deviceIcon } from './device-icons.js';
 

@@ -26,7 +26,7 @@ import {
   timelineBody,
   userDetailsAnswer,
   userIdBody,
-} from '@reelstat/core/contract';
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { statisticsContext, withServer } from '../stats/server-context.js';
 

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { VERSION } from '@reelstat/core';
-import { errorAnswer } from '@reelstat/core/contract';
+import { errorAnswer } from '@reelstat/contract';
 import { route, type AnyRoute } from '../http/api-routes.js';
 
 /**

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 import { generatedOpenApiText, OPENAPI_FILE } from '../../scripts/openapi.js';
 import { openApiPath } from './openapi-document.js';
+import { findApiRole } from '../roles/api-role.js';
 
 interface Document {
   paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown; parameters: Array<{ name: string }> }>>;
@@ -24,7 +25,9 @@ describe('OpenAPI document', () => {
     expect(answer.status).toBe(200);
     const document = answer.body as Document;
     const stack = (
-      harness.app.apiRoutes!.router as unknown as { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> }
+      findApiRole(harness.app.roles)!.routes!.router as unknown as {
+        stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
+      }
     ).stack;
     const mounted = stack
       .flatMap((layer) =>

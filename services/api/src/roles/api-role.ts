@@ -1,5 +1,8 @@
+import type { Server } from 'node:http';
 import express, { Router } from 'express';
-import type { Runtime } from '@reelstat/core';
+import type { Server as SocketServer } from 'socket.io';
+import type { HttpHandler, Role, Runtime } from '@reelstat/core';
+import { attachSocketGateway } from '../socket/socket-gateway.js';
 import { ApiRoutes } from '../http/api-routes.js';
 import { authenticate } from '../auth/authenticate.js';
 import { authRoutes } from '../auth/auth-routes.js';
@@ -42,4 +45,36 @@ export function createApiRouter(runtime: Runtime, routes = createApiRoutes(runti
   router.use(routes.router);
   router.use(staticWeb(runtime.config.baseUrl));
   return router;
+}
+
+/**
+ * The api role: the JSON routes and the dashboard (mounted under BASE_URL by the composition root) and the
+ * socket.io gateway. It has no background work of its own.
+ */
+export class ApiRole implements Role {
+  readonly name = 'api';
+  /** The JSON routes, once mounted (the OpenAPI document and route tests read them). */
+  routes: ApiRoutes | undefined;
+  /** The socket.io server, once attached. */
+  io: SocketServer | undefined;
+
+  httpHandler(runtime: Runtime): HttpHandler {
+    this.routes = createApiRoutes(runtime);
+    return createApiRouter(runtime, this.routes) as unknown as HttpHandler;
+  }
+
+  async attach(server: Server, runtime: Runtime): Promise<() => Promise<void>> {
+    const gateway = await attachSocketGateway(server, runtime);
+    this.io = gateway.io;
+    return gateway.close;
+  }
+
+  async start(): Promise<() => Promise<void>> {
+    return async () => {};
+  }
+}
+
+/** The api role among a process's roles, if it runs one. */
+export function findApiRole(roles: readonly Role[]): ApiRole | undefined {
+  return roles.find((role): role is ApiRole => role instanceof ApiRole);
 }

@@ -10,7 +10,7 @@ import {
   updateCredentialsAnswer,
   updateCredentialsBody,
   updateInfoAnswer,
-} from '@reelstat/core/contract';
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 async function defaultServer(runtime: Runtime) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { publishUiEvent } from '@reelstat/core';
 import { waitUntil } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
 describe('socket gateway', () => {
   let harness: ApiHarness;

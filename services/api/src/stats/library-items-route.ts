@@ -1,5 +1,5 @@
 import { libraryItemsWithStats } from '@reelstat/core';
-import { itemsAnswer, libraryIdBody } from '@reelstat/core/contract';
+import { itemsAnswer, libraryIdBody } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { statisticsContext, withServer } from './server-context.js';
 

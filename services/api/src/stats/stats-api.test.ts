@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, type ApiHarness, createAdmin } from '../../test/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
 /**
  * Every statistics, history and detail call on a small hand-built history. Expected figures are worked out

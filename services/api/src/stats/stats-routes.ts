@@ -44,7 +44,7 @@ import {
   userCardAnswer,
   userIdBody,
   viewsAnswer,
-} from '@reelstat/core/contract';
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { libraryItemsWithStatsRoute } from './library-items-route.js';
 import { statisticsContext, withServer } from './server-context.js';

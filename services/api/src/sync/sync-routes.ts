@@ -1,5 +1,5 @@
 import { AppError, clientFor, fetchItem, TaskService, type Runtime } from '@reelstat/core';
-import { fetchItemAnswer, fetchItemBody, messageAnswer, setExcludedLibrariesBody, trackedLibrariesAnswer } from '@reelstat/core/contract';
+import { fetchItemAnswer, fetchItemBody, messageAnswer, setExcludedLibrariesBody, trackedLibrariesAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 async function defaultServer(runtime: Runtime) {

@@ -1,5 +1,5 @@
 import type { TaskLogLine, TaskRunRow } from '@reelstat/core';
-import type { LogEntry } from '@reelstat/core/contract';
+import type { LogEntry } from '@reelstat/contract';
 
 /** A task run as SPEC.md's Log entry (Duration in seconds, so far while it runs). */
 export function toLogEntry(run: TaskRunRow & { lines: TaskLogLine[] }): LogEntry {

@@ -8,9 +8,9 @@ import {
   uniqueRedisPrefix,
   type TestDatabase,
 } from '@reelstat/core/test-support/test-services.js';
-import { digest } from '../../test/api-harness.js';
-import { spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
-import { startProcess, type RunningProcess } from '../process/start-process.js';
+import { digest } from '@reelstat/server/test-support/api-harness.js';
+import { spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
+import { startProcess, type RunningProcess } from '@reelstat/server';
 import { waitFor } from '../../test/sync-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;

@@ -1,5 +1,5 @@
 import { TaskService } from '@reelstat/core';
-import { logsAnswer, logsQuery, messageAnswer, setTaskSettingsBody, stopTaskQuery, taskListAnswer } from '@reelstat/core/contract';
+import { logsAnswer, logsQuery, messageAnswer, setTaskSettingsBody, stopTaskQuery, taskListAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { toLogEntry } from './log-entry.js';
 

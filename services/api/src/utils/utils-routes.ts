@@ -1,5 +1,5 @@
 import { GeolocationService, type Runtime } from '@reelstat/core';
-import { geolocateBody, geolocationAnswer } from '@reelstat/core/contract';
+import { geolocateBody, geolocationAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 const services = new WeakMap<Runtime, GeolocationService>();

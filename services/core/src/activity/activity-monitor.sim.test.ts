@@ -6,7 +6,7 @@ import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
 import { Runtime } from '../runtime/runtime.js';
 import { SecretBox } from '../security/secret-box.js';
 import { UI_EVENTS_CHANNEL, type UiEvent } from '../bus/ui-events.js';
-import type { LiveSession } from '../contract/activity.js';
+import type { LiveSession } from '@reelstat/contract';
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '../test-support/test-services.js';
 import { startActivityMonitor } from './activity-monitor.js';
 

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime/runtime.js';
-import type { LiveSession } from '../contract/activity.js';
+import type { LiveSession } from '@reelstat/contract';
 import { publishUiEvent } from '../bus/ui-events.js';
 import { createMediaServerClient } from '../media-server/create-client.js';
 import type { MediaServerLink } from '../media-servers/media-server-links.js';

@@ -1,4 +1,4 @@
-import type { LiveSession } from '../contract/activity.js';
+import type { LiveSession } from '@reelstat/contract';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { displayPlayMethod } from './play-method.js';

@@ -7,7 +7,7 @@ import type { SessionInfo } from '../media-server/schemas/session.js';
 import { isMediaServerError } from '../media-server/media-server-error.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
-import type { LiveSession } from '../contract/activity.js';
+import type { LiveSession } from '@reelstat/contract';
 import type { ActivityMetrics } from './activity-metrics.js';
 import { loadLivePlays, lockServerPlays, saveLivePlays } from './live-plays-repository.js';
 import { liveSessionsPayload } from './live-session-payload.js';

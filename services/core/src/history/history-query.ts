@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import type { PlaybackRecordShape } from '../contract/history.js';
+import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 
 /**

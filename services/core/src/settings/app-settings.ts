@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.js';
-import { ACTIVITY_RECORDING_LIMITS, activityIntervals, activityRecordingRules } from '../contract/activity.js';
+import { ACTIVITY_RECORDING_LIMITS, activityIntervals, activityRecordingRules } from '@reelstat/contract';
 
 /**
  * Runtime settings edited from the dashboard, stored in app_settings as JSON. Each key has a schema and a

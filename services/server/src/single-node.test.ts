@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
+import { spawnReelstat, type SpawnedReelstat } from './test-support/spawn-reelstat.js';
 
 /** Alive and not a zombie (an orphan's zombie lingers where PID 1 does not reap). */
 function isAlive(pid: number) {

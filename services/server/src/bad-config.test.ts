@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spawnReelstat } from '../../test/spawn-reelstat.js';
+import { spawnReelstat } from './test-support/spawn-reelstat.js';
 
 describe('start-up with bad configuration', () => {
   it.each([

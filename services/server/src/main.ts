@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, createLogger, loadConfig } from '@reelstat/core';
-import { startProcess } from './process/start-process.js';
+import { startProcess } from './start-process.js';
 
 /**
  * The Reelstat process: `reelstat [--roles api,scheduler,dispatcher,operator]`.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@reelstat/core';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 export interface SpawnedReelstat {
   child: ChildProcess;
@@ -19,7 +19,7 @@ export async function spawnReelstat(env: Record<string, string>, args: string[] 
   const port = env.PORT ? Number(env.PORT) : await findFreePort();
   const child = spawn(
     process.execPath,
-    ['--conditions=reelstat-source', '--import', 'tsx', path.join(repoRoot, 'services/api/src/main.ts'), ...args],
+    ['--conditions=reelstat-source', '--import', 'tsx', path.join(repoRoot, 'services/server/src/main.ts'), ...args],
     {
       cwd: repoRoot,
       env: {

@@ -3,14 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiHarness, digest, type ApiHarness } from '../../test/api-harness.js';
-import { repoRoot } from '../../test/spawn-reelstat.js';
+import { startApiHarness, digest, type ApiHarness } from '../test-support/api-harness.js';
+import { repoRoot } from '../test-support/spawn-reelstat.js';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--conditions=reelstat-source', '--import', 'tsx', path.join(repoRoot, 'services/api/src/cli/reset-password.ts'), ...args],
+      ['--conditions=reelstat-source', '--import', 'tsx', path.join(repoRoot, 'services/server/src/cli/reset-password.ts'), ...args],
       {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', ...env },

@@ -1,6 +1,6 @@
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
 import { clientPasswordDigest } from '@reelstat/core';
-import { startProcess, type RunningProcess } from '../src/process/start-process.js';
+import { startProcess, type RunningProcess } from '../start-process.js';
 
 export interface ApiHarness {
   app: RunningProcess;

@@ -1,15 +1,15 @@
-import express, { type Express, type Router } from 'express';
-import { AppError, type Role, type Runtime } from '@reelstat/core';
+import express, { type Express } from 'express';
+import { AppError, type HttpHandler, type Role, type Runtime } from '@reelstat/core';
 import { requestLogging, requestMetrics } from './request-context.js';
 import { errorHandler, notFoundHandler, sendError } from './error-handler.js';
-import { opsRoutes } from '../ops/ops-routes.js';
+import { opsRoutes } from './ops-routes.js';
 
 /**
  * The HTTP app every process serves: probes and metrics always, the API and dashboard when the process runs
  * the api role. The server listens before migrations finish so that /readyz can say 503; API calls made in
  * that window get a 503 too rather than a half-migrated database.
  */
-export function createHttpApp(runtime: Runtime, roles: () => Role[], apiRouter: Router | undefined): Express {
+export function createHttpApp(runtime: Runtime, roles: () => Role[], handlers: HttpHandler[]): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
@@ -18,7 +18,7 @@ export function createHttpApp(runtime: Runtime, roles: () => Role[], apiRouter: 
   // Probes sit at the root so that Kubernetes finds them whatever BASE_URL is, and under BASE_URL too.
   const ops = opsRoutes(runtime, roles);
   app.use(ops);
-  if (apiRouter) {
+  if (handlers.length > 0) {
     const base = express.Router();
     if (runtime.config.baseUrl) base.use(ops);
     base.use((_req, res, next) => {
@@ -26,7 +26,7 @@ export function createHttpApp(runtime: Runtime, roles: () => Role[], apiRouter: 
       res.setHeader('Retry-After', '2');
       sendError(res, new AppError(503, 'starting', 'Reelstat is starting; try again in a few seconds'));
     });
-    base.use(apiRouter);
+    for (const handler of handlers) base.use(handler);
     app.use(runtime.config.baseUrl || '/', base);
   }
   app.use(notFoundHandler);

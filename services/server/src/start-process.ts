@@ -1,60 +1,36 @@
 import { createServer, type Server } from 'node:http';
-import type { Server as SocketServer } from 'socket.io';
 import type { AddressInfo } from 'node:net';
-import { Runtime, applyBootstrapConfiguration, type AppConfig, type Logger, type Role, type RoleName } from '@reelstat/core';
-import { SchedulerRole } from '@reelstat/scheduler';
-import { DispatcherRole } from '@reelstat/dispatcher';
-import { OperatorRole } from '@reelstat/operator';
-import { createHttpApp } from '../server/http-app.js';
-import { createApiRouter, createApiRoutes } from '../roles/api-role.js';
-import type { ApiRoutes } from '../http/api-routes.js';
-import { attachSocketGateway } from '../socket/socket-gateway.js';
+import { Runtime, applyBootstrapConfiguration, type AppConfig, type HttpHandler, type Logger, type Role } from '@reelstat/core';
+import { createHttpApp } from './http/http-app.js';
+import { roleFactories } from './roles.js';
 
 export interface RunningProcess {
   runtime: Runtime;
   roles: Role[];
   url: string;
   port: number;
-  /** The JSON routes, when this process runs the api role (for the OpenAPI document and route tests). */
-  apiRoutes: ApiRoutes | undefined;
-  /** The socket.io server, when this process runs the api role. */
-  io: SocketServer | undefined;
   stop(): Promise<void>;
 }
 
-const backgroundRoles: Record<Exclude<RoleName, 'api'>, () => Role> = {
-  scheduler: () => new SchedulerRole(),
-  dispatcher: () => new DispatcherRole(),
-  operator: () => new OperatorRole(),
-};
-
 /**
  * Starts one Reelstat process with the roles of its configuration:
- * database → HTTP (probes answer at once, 503 until ready) → migrations → background roles.
+ * database → HTTP (probes answer at once, 503 until ready; each role's handler under BASE_URL) → roles attach
+ * to the server → migrations → roles start.
  * `stop()` undoes it in reverse: stop accepting requests, finish work, close connections, stop PostgreSQL.
  */
 export async function startProcess(config: AppConfig, logger: Logger): Promise<RunningProcess> {
   const runtime = new Runtime(config, logger);
   for (const role of config.roles) runtime.metrics.roleInfo.set({ role }, 1);
-  const roles: Role[] = config.roles
-    .filter((name): name is Exclude<RoleName, 'api'> => name !== 'api')
-    .map((name) => backgroundRoles[name]());
+  const roles: Role[] = config.roles.map((name) => roleFactories[name]());
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
-  let io: SocketServer | undefined;
-  let apiRoutes: ApiRoutes | undefined;
   try {
     await runtime.connect();
-    apiRoutes = config.roles.includes('api') ? createApiRoutes(runtime) : undefined;
-    const apiRouter = apiRoutes ? createApiRouter(runtime, apiRoutes) : undefined;
-    server = createServer(createHttpApp(runtime, () => roles, apiRouter));
+    const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
+    server = createServer(createHttpApp(runtime, () => roles, handlers));
     server.keepAliveTimeout = 65_000;
     await listen(server, config.port, config.host);
-    if (apiRouter) {
-      const gateway = await attachSocketGateway(server, runtime);
-      io = gateway.io;
-      stoppers.push(gateway.close);
-    }
+    for (const role of roles) if (role.attach) stoppers.push(await role.attach(server, runtime));
     await runtime.migrate();
     await applyBootstrapConfiguration(runtime);
     for (const role of roles) stoppers.push(await role.start(runtime));
@@ -72,8 +48,6 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     roles,
     url,
     port,
-    apiRoutes,
-    io,
     stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),
   };
 }

@@ -10,8 +10,9 @@ import {
   type TestDatabase,
   waitUntil,
 } from '@reelstat/core/test-support/test-services.js';
-import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
+import { leaderGauge, spawnReelstat, type SpawnedReelstat } from './test-support/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from './start-process.js';
+import { findApiRole } from '@reelstat/api';
 
 describe('cluster mode (external PostgreSQL and Redis)', () => {
   let database: TestDatabase;
@@ -90,7 +91,7 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     socket.onAny((event: string, payload: unknown) => received.push([event, payload]));
 
     // A broadcast from replica B reaches the browser connected to replica A (Redis adapter).
-    b.io!.emit('task-list', [{ name: 'Full Sync', running: false }]);
+    findApiRole(b.roles)!.io!.emit('task-list', [{ name: 'Full Sync', running: false }]);
     // A role without sockets publishes on the bus; every API replica relays to its own browsers once.
     await b.runtime.bus.publish(UI_EVENTS_CHANNEL, { event: 'sessions', payload: [] });
     await waitUntil(() => received.length >= 2);
