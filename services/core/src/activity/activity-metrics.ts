@@ -12,6 +12,7 @@ export class ActivityMetrics {
   readonly watchSeconds: client.Counter<'server' | 'play_method'>;
   readonly pollDuration: client.Histogram<'server'>;
   readonly pollErrors: client.Counter<'server' | 'kind'>;
+  readonly serverUp: client.Gauge<'server'>;
 
   private constructor(registry: Registry) {
     const registers = [registry];
@@ -56,6 +57,12 @@ export class ActivityMetrics {
       name: 'reelstat_activity_poll_errors_total',
       help: 'Failed activity monitor polls, by kind (media server error kind, or database)',
       labelNames: ['server', 'kind'],
+      registers,
+    });
+    this.serverUp = new client.Gauge({
+      name: 'reelstat_media_server_up',
+      help: '1 when the last activity poll reached the media server, 0 when it failed',
+      labelNames: ['server'],
       registers,
     });
   }

@@ -69,9 +69,11 @@ export class ServerMonitor {
         sessions = await this.deps.client.getSessions();
       } catch (error) {
         metrics.pollErrors.inc({ server: server.name, kind: isMediaServerError(error) ? error.kind : 'unknown' });
+        metrics.serverUp.set({ server: server.name }, 0);
         logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: /Sessions failed');
         return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
       }
+      metrics.serverUp.set({ server: server.name }, 1);
       const payload = liveSessionsPayload(sessions, server.kind, server.id);
       // The browsers see a change without waiting for the database.
       this.deps.onSessions?.(payload);

@@ -34,7 +34,7 @@ export function collectionType(value: string | null | undefined): string {
  * Content figures change only when a sync writes items, so they are kept a minute per process (and dropped at
  * once by a purge here) instead of counting every item on each page view.
  */
-const contentCache = new AnswerCache(60_000, 500);
+const contentCache = new AnswerCache(60_000, 500, 'library-content');
 
 export function forgetLibraryContent(): void {
   contentCache.clear();

@@ -1,3 +1,5 @@
+import { registerCacheCounts, type CacheCounts } from '../metrics/metrics.js';
+
 /**
  * Answers of statistics calls, kept per process and keyed by everything they depend on: the call and its
  * input, the local date of the window in its time zone, and the history's version (last play id and total
@@ -10,15 +12,25 @@ export class AnswerCache {
   /** Promises, not values: concurrent misses on one key share one computation instead of each running it. */
   private readonly entries = new Map<string, { value: Promise<unknown>; expires: number }>();
 
+  /** Read by reelstat_cache_requests_total{cache,result}. */
+  private readonly counts: CacheCounts = { hits: 0, misses: 0 };
+
   constructor(
     private readonly ttlMs = 60_000,
     private readonly maxEntries = 2000,
-  ) {}
+    name = 'statistics',
+  ) {
+    registerCacheCounts(name, this.counts);
+  }
 
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    if (hit && hit.expires > now) {
+      this.counts.hits += 1;
+      return hit.value as Promise<T>;
+    }
+    this.counts.misses += 1;
     if (this.entries.size >= this.maxEntries) {
       // Oldest first: Map keeps insertion order.
       for (const old of this.entries.keys()) {

@@ -43,6 +43,9 @@ export async function startTaskWorkers(runtime: Runtime, service = new TaskServi
   };
   const stopWorkers: Array<() => Promise<void>> = [];
   for (const group of service.registry.groups) stopWorkers.push(await runtime.queue.work<TaskJobData>(group, handle));
+  runtime.metrics.watchQueueDepth(() =>
+    Promise.all(service.registry.groups.map(async (group): Promise<[string, number]> => [group, await runtime.queue.depth(group)])),
+  );
 
   return async () => {
     // A full sync may take minutes: shutdown stops it between two pages instead of waiting for the end. Abort
@@ -126,12 +129,15 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     await log.success(`${name} finished in ${seconds} s${summary ? `: ${summary}` : ''}`);
     await runs.finish(runId, 'Success', summary);
+    recordRun(runtime, name, 'success', started);
+    runtime.metrics.taskLastSuccess.set({ task: name }, Date.now() / 1000);
     await publishTaskEvent(runtime.bus, name, { type: 'Success', message: `${name} finished`, runId }).catch(() => undefined);
   } catch (error) {
     const reason: unknown = signal.aborted ? signal.reason : error;
     const message = reason instanceof Error ? reason.message : String(reason);
     await log.error(signal.aborted ? `${name} stopped: ${message}` : `${name} failed: ${message}`);
     await runs.finish(runId, 'Failed', message);
+    recordRun(runtime, name, signal.aborted ? 'stopped' : 'failed', started);
     await publishTaskEvent(runtime.bus, name, { type: 'Error', message: `${name}: ${message}`, runId }).catch(() => undefined);
   } finally {
     clearInterval(heartbeat);
@@ -139,4 +145,9 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
     const retention = await runtime.services.settings.get('TASK_LOG_RETENTION_DAYS').catch(() => 30);
     await runs.prune(retention).catch(() => undefined);
   }
+}
+
+function recordRun(runtime: Runtime, task: string, result: 'success' | 'failed' | 'stopped', started: number): void {
+  runtime.metrics.taskRuns.inc({ task, result });
+  runtime.metrics.taskDuration.observe({ task, result }, (Date.now() - started) / 1000);
 }
