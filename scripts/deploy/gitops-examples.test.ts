@@ -30,7 +30,8 @@ describe('GitOps examples in deploy/examples', () => {
   it('Argo CD: an Application valid against the Argo CD schema, with an existing Secret (no lookup under helm template)', async () => {
     const [application] = load('argocd.yaml');
     await validateKubeObject(application!);
-    const source = (application!.spec as { source: { path: string; helm: { valuesObject: { secrets: { existingSecret: string } } } } }).source;
+    const source = (application!.spec as { source: { path: string; helm: { valuesObject: { secrets: { existingSecret: string } } } } })
+      .source;
     expect(source.path).toBe('charts/reelstat');
     expect(source.helm.valuesObject.secrets.existingSecret).not.toBe('');
     const objects = renderWith(source.helm.valuesObject);
