@@ -7,11 +7,13 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # Manifests first: the dependency layer is rebuilt only when they change.
 COPY package.json package-lock.json ./
+COPY services/contract/package.json services/contract/
 COPY services/core/package.json services/core/
 COPY services/api/package.json services/api/
 COPY services/scheduler/package.json services/scheduler/
 COPY services/dispatcher/package.json services/dispatcher/
 COPY services/operator/package.json services/operator/
+COPY services/server/package.json services/server/
 COPY services/jellyfin-sim/package.json services/jellyfin-sim/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
@@ -52,4 +54,4 @@ EXPOSE 3000
 USER 10001:10001
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-old-space-size=1024", "/app/services/api/dist/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-old-space-size=1024", "/app/services/server/dist/main.js"]

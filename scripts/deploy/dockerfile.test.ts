@@ -31,10 +31,10 @@ describe('Dockerfile', () => {
   });
 
   it('runs the built entry point as a non-root user under tini, with a health check and OCI labels', () => {
-    const api = JSON.parse(readFileSync(path.join(root, 'services/api/package.json'), 'utf8')) as { bin: { reelstat: string } };
+    const api = JSON.parse(readFileSync(path.join(root, 'services/server/package.json'), 'utf8')) as { bin: { reelstat: string } };
     const entrypoint = JSON.parse(all('ENTRYPOINT')[0] ?? '[]') as string[];
     expect(entrypoint.slice(0, 3)).toEqual(['/usr/bin/tini', '--', 'node']);
-    expect(entrypoint.at(-1)).toBe(path.posix.join('/app/services/api', api.bin.reelstat));
+    expect(entrypoint.at(-1)).toBe(path.posix.join('/app/services/server', api.bin.reelstat));
     expect(all('USER')).toEqual(['10001:10001']);
     expect(all('HEALTHCHECK')[0]).toContain('/healthz');
     const labels = all('LABEL').join(' ');
