@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,7 +47,10 @@ describe('Dockerfile', () => {
   it('runs as the user the Helm chart and the compose file expect', () => {
     const helpers = readFileSync(path.join(root, 'charts/reelstat/templates/_helpers.tpl'), 'utf8');
     expect(helpers).toContain('runAsUser: {{ .uid | default 10001 }}');
-    expect(readFileSync(path.join(root, 'deploy/compose/compose.yaml'), 'utf8')).toContain('user: "10001:10001"');
+    const compose = parse(readFileSync(path.join(root, 'deploy/compose/compose.yaml'), 'utf8'), { merge: true }) as {
+      services: { api: { user: string } };
+    };
+    expect(compose.services.api.user).toBe('10001:10001');
   });
 
   it('keeps node_modules, build output and local secrets out of the build context', () => {
