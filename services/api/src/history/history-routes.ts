@@ -61,7 +61,6 @@ async function page(runtime: Runtime, scope: HistoryScope, query: HistoryQuery) 
     sort: query.sort,
     desc: query.desc,
     filters: toFilters(query.filters),
-    isJellyfin: server.isJellyfin,
   });
   return { ...answer, ...base };
 }

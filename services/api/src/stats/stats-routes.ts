@@ -164,7 +164,7 @@ export const statsRoutes = [
     handle: ({ body, runtime }) =>
       withServer(runtime, [], (server) =>
         dayWindow(runtime, server, 'playMethodCounts', body, (tz) =>
-          playMethodCounts(runtime.db, server.serverId, tz, body.days, server.isJellyfin),
+          playMethodCounts(runtime.db, server.serverId, tz, body.days),
         ),
       ),
   }),
@@ -326,7 +326,7 @@ export const statsRoutes = [
     response: playMethodStatsAnswer,
     handle: ({ body, runtime }) =>
       withServer(runtime, { stats: [], types: [] as string[] }, (server) =>
-        playMethodWindow(runtime.db, server.serverId, body.libraryid, body.hours, server.isJellyfin),
+        playMethodWindow(runtime.db, server.serverId, body.libraryid, body.hours),
       ),
   }),
   chartRoute('/stats/getViewsOverTime', 'day', 'Plays and watched seconds per library per day of the window, in a time zone'),

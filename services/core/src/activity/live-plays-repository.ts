@@ -21,6 +21,7 @@ interface LivePlayRow {
   completed: boolean;
   excluded: string | null;
   segments: number;
+  recorded_seconds: number | null;
   snapshot: PlaySnapshot;
 }
 
@@ -28,7 +29,8 @@ interface LivePlayRow {
 export async function loadLivePlays(db: Database, serverId: string, transaction?: Transaction): Promise<LivePlay[]> {
   const rows = await db.query<LivePlayRow>(
     `SELECT session_id, play_key, user_id, item_id, state, started_at, last_seen_at, last_report_at, last_position_ticks,
-       start_position_ticks, is_paused, played_seconds, paused_seconds, ended_at, completed, excluded, segments, snapshot
+       start_position_ticks, is_paused, played_seconds, paused_seconds, ended_at, completed, excluded, segments, recorded_seconds,
+       snapshot
      FROM live_sessions WHERE server_id = $1 ORDER BY started_at, play_key`,
     [serverId],
     transaction,
@@ -51,6 +53,7 @@ export async function loadLivePlays(db: Database, serverId: string, transaction?
     completed: row.completed,
     excluded: row.excluded,
     segments: row.segments,
+    recordedSeconds: row.recorded_seconds,
     snapshot: row.snapshot,
   }));
 }
@@ -99,24 +102,27 @@ export async function saveLivePlays(
     completed: play.completed,
     excluded: play.excluded,
     segments: play.segments,
+    recorded_seconds: play.recordedSeconds,
     snapshot: play.snapshot,
   }));
   await db.query(
     `INSERT INTO live_sessions AS l (server_id, session_id, play_key, user_id, item_id, state, started_at, last_seen_at, last_report_at,
-       last_position_ticks, start_position_ticks, is_paused, played_seconds, paused_seconds, ended_at, completed, excluded, segments, snapshot)
+       last_position_ticks, start_position_ticks, is_paused, played_seconds, paused_seconds, ended_at, completed, excluded, segments, recorded_seconds,
+       snapshot)
      SELECT r.server_id, r.session_id, r.play_key, r.user_id, r.item_id, r.state, r.started_at, r.last_seen_at, r.last_report_at,
        r.last_position_ticks, r.start_position_ticks, r.is_paused, r.played_seconds, r.paused_seconds, r.ended_at, r.completed, r.excluded,
-       r.segments, r.snapshot
+       r.segments, r.recorded_seconds, r.snapshot
      FROM json_to_recordset($1::json) AS r(ord int, server_id uuid, session_id text, play_key text, user_id text, item_id text, state text,
        started_at timestamptz, last_seen_at timestamptz, last_report_at timestamptz, last_position_ticks bigint, start_position_ticks bigint,
        is_paused boolean, played_seconds double precision, paused_seconds double precision, ended_at timestamptz, completed boolean,
-       excluded text, segments integer, snapshot jsonb)
+       excluded text, segments integer, recorded_seconds double precision, snapshot jsonb)
      ORDER BY r.ord
      ON CONFLICT (server_id, play_key) DO UPDATE SET
        session_id = EXCLUDED.session_id, state = EXCLUDED.state, last_seen_at = EXCLUDED.last_seen_at,
        last_report_at = EXCLUDED.last_report_at, last_position_ticks = EXCLUDED.last_position_ticks, is_paused = EXCLUDED.is_paused,
        played_seconds = EXCLUDED.played_seconds, paused_seconds = EXCLUDED.paused_seconds, ended_at = EXCLUDED.ended_at,
-       completed = EXCLUDED.completed, segments = EXCLUDED.segments, snapshot = EXCLUDED.snapshot
+       completed = EXCLUDED.completed, segments = EXCLUDED.segments,
+       recorded_seconds = EXCLUDED.recorded_seconds, snapshot = EXCLUDED.snapshot
      RETURNING 1 AS written`,
     [JSON.stringify(rows)],
     transaction,

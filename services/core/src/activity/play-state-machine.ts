@@ -4,7 +4,12 @@
  *
  *   (none) ──now-playing item appears──► playing ──item gone / session gone / other item──► ended
  *   ended ──same user resumes the same item within the merge window──► playing (same play)
- *   ended ──completed, window over, or merging off──► recorded (or dropped: excluded, too short)
+ *   ended ──completed, window over, or merging off──► final (forgotten from the live state)
+ *
+ * Write at the end, extend on resume: a play gets its history row the moment it ends (when it is not excluded
+ * and has reached the minimum length), not when its merge window closes. A resumed play that ends again
+ * extends that same row. The minimum is judged on the merged play: a 20 s play is not written, but once a
+ * resume makes it 40 s it is, once. `recordedSeconds` remembers what the history row holds.
  *
  * Time is counted on the media server's report clock: /Sessions only changes when a client reports
  * (MEDIA_SERVER_CONTRACT.md §10), and pause, resume and seek are reported at once, so the time between two
@@ -42,7 +47,18 @@ export interface LivePlay {
   excluded: string | null;
   /** How many resumed segments make up this play. */
   segments: number;
+  /** Played seconds of this play's history row; null while it has none (playing, too short so far, excluded). */
+  recordedSeconds: number | null;
   snapshot: PlaySnapshot;
+}
+
+/** A history write this observation asks for: a first row, or the extension of the row a resumed play already has. */
+export interface HistoryWriteOrder {
+  play: LivePlay;
+  /** The play already has a row (extend it, never insert it again). */
+  extension: boolean;
+  /** Played seconds the row held before (0 for a first row). */
+  previousSeconds: number;
 }
 
 export interface RecordingRules {
@@ -69,7 +85,7 @@ export interface Observation {
 
 export interface FinalPlay {
   play: LivePlay;
-  /** null = recorded; else why it was dropped. */
+  /** null = in the history; else why it never got a row. */
   dropped: string | null;
 }
 
@@ -82,7 +98,10 @@ export interface Transition {
   deletes: string[];
   started: Array<{ play: LivePlay; resumed: boolean }>;
   ended: LivePlay[];
+  /** Plays that leave the live state. */
   finals: FinalPlay[];
+  /** History rows to insert or extend, in the same transaction as the live state. */
+  writes: HistoryWriteOrder[];
 }
 
 export function newPlayKeyOf(sample: Pick<SessionSample, 'sessionId' | 'itemId'>): string {
@@ -166,6 +185,7 @@ export function reconcile(previous: readonly LivePlay[], observation: Observatio
         completed: false,
         excluded: info.excluded,
         segments: 1,
+        recordedSeconds: null,
         snapshot: { ...sample.snapshot, libraryId: info.libraryId },
       };
       plays.push(play);
@@ -174,6 +194,17 @@ export function reconcile(previous: readonly LivePlay[], observation: Observatio
     playingBySession.set(sample.sessionId, play);
     changed.add(play);
     started.push({ play, resumed: resumable !== undefined });
+  }
+
+  // Every play that is 'ended' now and whose history row is missing or behind gets written. That covers the
+  // plays that just ended and, after an upgrade, ended plays whose row was still held back by the window.
+  const writes: HistoryWriteOrder[] = [];
+  for (const play of plays) {
+    if (play.state !== 'ended' || play.excluded !== null || play.playedSeconds < rules.minimumPlaySeconds) continue;
+    if (play.recordedSeconds !== null && !changed.has(play)) continue;
+    writes.push({ play, extension: play.recordedSeconds !== null, previousSeconds: play.recordedSeconds ?? 0 });
+    play.recordedSeconds = play.playedSeconds;
+    changed.add(play);
   }
 
   const finals: FinalPlay[] = [];
@@ -185,7 +216,7 @@ export function reconcile(previous: readonly LivePlay[], observation: Observatio
       if (final) {
         finals.push({
           play,
-          dropped: play.excluded ?? (play.playedSeconds < rules.minimumPlaySeconds ? 'shorter than the minimum' : null),
+          dropped: play.excluded ?? (play.recordedSeconds === null ? 'shorter than the minimum' : null),
         });
         continue;
       }
@@ -204,6 +235,7 @@ export function reconcile(previous: readonly LivePlay[], observation: Observatio
     started,
     ended,
     finals,
+    writes,
   };
 }
 

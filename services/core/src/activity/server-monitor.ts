@@ -6,7 +6,7 @@ import type { MediaServerClient } from '../media-server/media-server-client.js';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import { isMediaServerError } from '../media-server/media-server-error.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
-import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
+import { writeHistory, type HistoryWrite, type PlayToRecord } from '../history/record-plays.js';
 import type { LiveSession } from '@reelstat/contract';
 import type { ActivityMetrics } from './activity-metrics.js';
 import { loadLivePlays, lockServerPlays, saveLivePlays } from './live-plays-repository.js';
@@ -43,7 +43,8 @@ export interface PollResult {
 
 /**
  * Watches one media server: each poll reads /Sessions, runs the play state machine against the live state,
- * and writes the changes, the finished plays (recordPlays) and the rollups in one transaction. The live state
+ * and writes the changes, the history rows of the plays that ended (inserted, or extended after a resume:
+ * writeHistory) and the rollups in one transaction. The live state
  * is in the database, so another process (restart, failover) carries on where this one stopped.
  */
 export class ServerMonitor {
@@ -107,28 +108,40 @@ export class ServerMonitor {
       { nowMs, samples, idleSessions, newPlays },
       { minimumPlaySeconds: rules.minimumPlaySeconds, mergeWindowMs: rules.mergeWindowMinutes * 60_000 },
     );
-    const recorded = transition.finals.filter((f) => f.dropped === null).map((f) => f.play);
-    if (transition.upserts.length > 0 || transition.deletes.length > 0 || recorded.length > 0) {
-      await db.sequelize.transaction(async (transaction) => {
+    let written: HistoryWrite = { inserted: [], extended: [] };
+    if (transition.upserts.length > 0 || transition.deletes.length > 0 || transition.writes.length > 0) {
+      written = await db.sequelize.transaction(async (transaction) => {
         await lockServerPlays(db, server.id, transaction);
         await saveLivePlays(db, server.id, transition.upserts, transition.deletes, transaction);
-        await recordPlays(
+        // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
+        return writeHistory(
           db,
-          recorded.map((play) => toPlayToRecord(server.id, play)),
+          transition.writes.map(({ play }) => toPlayToRecord(server.id, play)),
           transaction,
+          { extendOnly: new Set(transition.writes.filter((w) => w.extension).map((w) => w.play.playKey)) },
         );
       });
     }
     this.plays = transition.plays;
-    this.afterCommit(transition, recorded);
+    this.afterCommit(transition, written);
     return transition;
   }
 
-  private afterCommit(transition: Transition, recorded: LivePlay[]): void {
+  private afterCommit(transition: Transition, written: HistoryWrite): void {
     const { metrics, server, bus, logger } = this.deps;
-    for (const play of recorded) {
-      metrics.plays.inc({ server: server.name, play_method: play.snapshot.playMethod });
-      metrics.watchSeconds.inc({ server: server.name, play_method: play.snapshot.playMethod }, Math.round(play.playedSeconds));
+    // Counted from what the database did, so a write another monitor already made (failover) is not counted twice.
+    const orders = new Map(transition.writes.map((w) => [w.play.playKey, w]));
+    for (const [rows, isNew] of [
+      [written.inserted, true],
+      [written.extended, false],
+    ] as const) {
+      for (const row of rows) {
+        const order = orders.get(row.playKey);
+        if (!order) continue;
+        const labels = { server: server.name, play_method: order.play.snapshot.playMethod };
+        if (isNew) metrics.plays.inc(labels);
+        metrics.watchSeconds.inc(labels, Math.max(0, row.playedSeconds - (isNew ? 0 : Math.round(order.previousSeconds))));
+      }
     }
     const publish = (channel: string, message: unknown) =>
       bus.publish(channel, message).catch((error: unknown) => logger.warn({ err: error, channel }, 'could not publish a playback event'));

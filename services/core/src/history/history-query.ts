@@ -38,7 +38,6 @@ export interface HistoryRequest {
   sort: HistorySort;
   desc: boolean;
   filters: HistoryFilters;
-  isJellyfin: boolean;
 }
 
 interface HistoryRow {
@@ -65,7 +64,7 @@ interface HistoryRow {
 /** SPEC.md §3 Playback activity record, as the contract describes it. */
 export type PlaybackRecord = PlaybackRecordShape;
 
-function toRecord(row: HistoryRow, isJellyfin: boolean): PlaybackRecord {
+function toRecord(row: HistoryRow): PlaybackRecord {
   return {
     Id: row.id,
     UserName: row.user_name,
@@ -78,7 +77,7 @@ function toRecord(row: HistoryRow, isJellyfin: boolean): PlaybackRecord {
     NowPlayingItemId: row.series_id ?? row.item_id,
     EpisodeId: row.series_id ? row.item_id : null,
     Client: row.client,
-    PlayMethod: !isJellyfin && row.play_method === 'DirectPlay' ? 'DirectStream' : row.play_method,
+    PlayMethod: row.play_method,
     DeviceName: row.device_name,
     ActivityDateInserted: new Date(row.started_at).toISOString(),
     PlaybackDuration: row.played_seconds,
@@ -131,10 +130,8 @@ export async function queryHistory(db: Database, serverId: string, request: Hist
     where.push(`(item_id = ${id} OR series_id = ${id} OR season_id = ${id})`);
   }
   if (filters.playMethods?.length) {
-    // On Emby, DirectStream in the dashboard also means DirectPlay (SPEC.md §3).
-    const methods = new Set(filters.playMethods);
-    if (!request.isJellyfin && methods.has('DirectStream')) methods.add('DirectPlay');
-    where.push(`play_method = ANY(${param([...methods])}::text[])`);
+    // Emby's DirectPlay is already stored as DirectStream (SPEC.md §3; writeHistory applies the rule).
+    where.push(`play_method = ANY(${param(filters.playMethods)}::text[])`);
   }
   if (filters.libraryIds?.length) where.push(`library_id = ANY(${param(filters.libraryIds)}::text[])`);
   if (filters.userIds?.length) where.push(`user_id = ANY(${param(filters.userIds)}::text[])`);
@@ -165,7 +162,7 @@ export async function queryHistory(db: Database, serverId: string, request: Hist
   ]);
   const { total, exact } = counted;
   return {
-    results: foldConsecutive(rows.map((row) => toRecord(row, request.isJellyfin))),
+    results: foldConsecutive(rows.map((row) => toRecord(row))),
     total,
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),

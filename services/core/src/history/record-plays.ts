@@ -41,12 +41,52 @@ export interface PlayToRecord {
 }
 
 /**
- * Writes plays to playback_history and, in the same statement, adds them to the statistics rollups
- * (play_rollups, play_totals; see rollup-sql.ts), so they never disagree. Plays whose (server_id, play_key) already exists are skipped and not counted twice.
- * Returns how many plays were new.
+ * SPEC.md §3's naming rule, applied here once for every writer (monitor, Playback Reporting import, restore):
+ * a server that is not Jellyfin (Emby) calls direct play "DirectStream" in its dashboard, so that is what the
+ * history stores, and readers show the stored value as it is. Migration 0007 rewrote the rows written before.
  */
-export async function recordPlays(db: Database, plays: PlayToRecord[], transaction?: Transaction): Promise<number> {
-  if (plays.length === 0) return 0;
+const PLAY_METHOD_AS_SHOWN = `CASE WHEN s.kind <> 'jellyfin' AND i.play_method = 'DirectPlay' THEN 'DirectStream' ELSE i.play_method END`;
+
+/** A play whose history row a write inserted or extended (ids only: what the live dashboard needs to refresh). */
+export interface WrittenPlay {
+  playKey: string;
+  userId: string;
+  itemId: string;
+  seriesId: string | null;
+  seasonId: string | null;
+  libraryId: string | null;
+  playedSeconds: number;
+}
+
+/** What one history write did: the single place where "a play's row was inserted / extended" is known. */
+export interface HistoryWrite {
+  inserted: WrittenPlay[];
+  extended: WrittenPlay[];
+}
+
+export interface WriteHistoryOptions {
+  /**
+   * Play keys that were already written once (a resumed play ending again): they only extend an existing row
+   * and are never inserted, so a row deleted by an admin in the meantime stays deleted.
+   */
+  extendOnly?: ReadonlySet<string>;
+}
+
+/**
+ * The one writer of playback_history. A play whose (server_id, play_key) is new is inserted; one that exists
+ * and now ends later (a resume within the merge window) is extended: ended_at, played and paused seconds and
+ * the end position take the new values. In the same statement the statistics rollups (play_rollups, whose
+ * triggers keep play_rollups_daily, and play_totals; see rollup-sql.ts) get the new row minus the old one, so
+ * they never disagree with the history. Writing the same values again (a retry, a failover, a re-import)
+ * changes nothing, which makes every write exactly-once however often it is repeated.
+ */
+export async function writeHistory(
+  db: Database,
+  plays: readonly PlayToRecord[],
+  transaction?: Transaction,
+  options: WriteHistoryOptions = {},
+): Promise<HistoryWrite> {
+  if (plays.length === 0) return { inserted: [], extended: [] };
   const rows = plays.map((play) => ({
     server_id: play.serverId,
     play_key: play.playKey,
@@ -78,38 +118,83 @@ export async function recordPlays(db: Database, plays: PlayToRecord[], transacti
     end_position_ticks: play.endPositionTicks ?? null,
     run_time_ticks: play.runTimeTicks ?? null,
   }));
-  const [result] = await db.query<{ inserted: number }>(
+  // What the rollups and the live dashboard need of a written row.
+  const columns = ['server_id', 'started_at', 'user_id', 'item_id', 'series_id', 'season_id', 'library_id', 'client', 'play_method', 'played_seconds'];
+  const of = (alias: string) => columns.map((column) => `${alias}.${column}`).join(', ');
+  const written = await db.query<{
+    play_key: string;
+    user_id: string;
+    item_id: string;
+    series_id: string | null;
+    season_id: string | null;
+    library_id: string | null;
+    played_seconds: number;
+    inserted: boolean;
+  }>(
+    // Every part of a WITH statement sees the table as it was before the statement: `previous` holds the old
+    // version of each row that `written` extends, and the rollups get written minus previous.
     `WITH incoming AS (
-       SELECT * FROM json_populate_recordset(NULL::playback_history, $1::json)
-     ), inserted AS (
-       INSERT INTO playback_history (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
+       SELECT r.*, o.ord FROM json_array_elements($1::json) WITH ORDINALITY AS o(value, ord),
+         json_populate_record(NULL::playback_history, o.value) AS r
+     ), previous AS (
+       SELECT h.play_key, ${of('h')} FROM playback_history h
+       JOIN incoming i ON h.server_id = i.server_id AND h.play_key = i.play_key
+     ), written AS (
+       INSERT INTO playback_history AS h (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
          season_id, season_number, episode_number, library_id, client, device_name, device_id, application_version, remote_end_point,
          play_method, transcoding_info, stream_details, started_at, ended_at, played_seconds, paused_seconds, start_position_ticks,
          end_position_ticks, run_time_ticks)
-       SELECT server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
-         season_id, season_number, episode_number, library_id, client, device_name, device_id, application_version, remote_end_point,
-         play_method, transcoding_info, stream_details, started_at, ended_at, played_seconds, paused_seconds, start_position_ticks,
-         end_position_ticks, run_time_ticks
-       FROM incoming
-       ON CONFLICT (server_id, play_key) DO NOTHING
-       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
+       SELECT i.server_id, i.play_key, i.source, i.user_id, i.user_name, i.item_id, i.item_name, i.item_type, i.series_id, i.series_name,
+         i.season_id, i.season_number, i.episode_number, i.library_id, i.client, i.device_name, i.device_id, i.application_version,
+         i.remote_end_point, ${PLAY_METHOD_AS_SHOWN}, i.transcoding_info, i.stream_details, i.started_at, i.ended_at, i.played_seconds,
+         i.paused_seconds, i.start_position_ticks, i.end_position_ticks, i.run_time_ticks
+       FROM incoming i JOIN media_servers s ON s.id = i.server_id
+       WHERE NOT (i.play_key = ANY($2::text[])) OR EXISTS (SELECT 1 FROM previous p WHERE p.play_key = i.play_key)
+       ORDER BY i.ord
+       ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
+         paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
+       WHERE EXCLUDED.ended_at > h.ended_at
+       RETURNING h.play_key, ${of('h')}, (xmax = 0) AS inserted
+     ), changes AS (
+       SELECT ${columns.join(', ')}, 1 AS weight FROM written
+       UNION ALL
+       SELECT ${of('p')}, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
      ), rolled_up AS (
        INSERT INTO play_rollups AS r (server_id, bucket, library_id, client, play_method, plays, played_seconds)
-       SELECT * FROM (${rollupDelta('inserted')}) AS delta ORDER BY 2, 3, 4, 5
+       SELECT * FROM (${rollupDelta('changes', 'weight')}) AS delta ORDER BY 2, 3, 4, 5
        ON CONFLICT (server_id, bucket, library_id, client, play_method)
        DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
      ), totalled AS (
        INSERT INTO play_totals AS t (server_id, scope, key, plays, played_seconds)
-       SELECT * FROM (${totalsDelta('inserted')}) AS delta ORDER BY 2, 3
+       SELECT * FROM (${totalsDelta('changes', 'weight')}) AS delta ORDER BY 2, 3
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
      )
-     SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
-       (SELECT count(*) FROM totalled)::int AS total_rows`,
-    [JSON.stringify(rows)],
+     SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows
+     FROM written`,
+    [JSON.stringify(rows), [...(options.extendOnly ?? [])]],
     transaction,
   );
-  return result?.inserted ?? 0;
+  const result: HistoryWrite = { inserted: [], extended: [] };
+  for (const row of written) {
+    const play: WrittenPlay = {
+      playKey: row.play_key,
+      userId: row.user_id,
+      itemId: row.item_id,
+      seriesId: row.series_id,
+      seasonId: row.season_id,
+      libraryId: row.library_id,
+      playedSeconds: row.played_seconds,
+    };
+    (row.inserted ? result.inserted : result.extended).push(play);
+  }
+  return result;
+}
+
+/** Writes finished plays (imports, restores: see writeHistory); returns how many were new. */
+export async function recordPlays(db: Database, plays: PlayToRecord[], transaction?: Transaction): Promise<number> {
+  return (await writeHistory(db, plays, transaction)).inserted.length;
 }

@@ -1,6 +1,7 @@
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
- * playback_history holds: recordPlays adds, deletePlays subtracts, the 0004 migration backfills.
+ * playback_history holds: writeHistory adds (or adds the difference of an extended play), deletePlays subtracts,
+ * the 0004 migration backfills, and rollup-invariant.ts checks.
  */
 
 /** Start of the UTC quarter hour of a timestamptz column (date_bin needs PostgreSQL 14; this works anywhere). */
@@ -11,24 +12,25 @@ export function quarterHour(column: string): string {
 /**
  * Rows (server_id, scope, key, plays, played_seconds) to add to play_totals for a set of history rows named
  * `source` with columns server_id, user_id, item_id, series_id, season_id, library_id, played_seconds.
- * A play counts for its item and, when it is an episode, for its season and series too.
+ * A play counts for its item and, when it is an episode, for its season and series too. `weight` is an
+ * expression on `source` (1 adds a row, -1 subtracts it: an extended play is its new row minus its old one).
  */
-export function totalsDelta(source: string): string {
-  return `SELECT server_id, scope, key, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      SELECT server_id, 'user' AS scope, user_id AS key, played_seconds FROM ${source}
-      UNION ALL SELECT server_id, 'item', item_id, played_seconds FROM ${source}
-      UNION ALL SELECT server_id, 'item', series_id, played_seconds FROM ${source} WHERE series_id IS NOT NULL AND series_id <> item_id
-      UNION ALL SELECT server_id, 'item', season_id, played_seconds FROM ${source}
+export function totalsDelta(source: string, weight = '1'): string {
+  return `SELECT server_id, scope, key, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS played_seconds FROM (
+      SELECT server_id, 'user' AS scope, user_id AS key, played_seconds, ${weight} AS w FROM ${source}
+      UNION ALL SELECT server_id, 'item', item_id, played_seconds, ${weight} FROM ${source}
+      UNION ALL SELECT server_id, 'item', series_id, played_seconds, ${weight} FROM ${source} WHERE series_id IS NOT NULL AND series_id <> item_id
+      UNION ALL SELECT server_id, 'item', season_id, played_seconds, ${weight} FROM ${source}
         WHERE season_id IS NOT NULL AND season_id <> item_id AND season_id IS DISTINCT FROM series_id
-      UNION ALL SELECT server_id, 'library', library_id, played_seconds FROM ${source} WHERE library_id IS NOT NULL
-    ) AS parts GROUP BY server_id, scope, key`;
+      UNION ALL SELECT server_id, 'library', library_id, played_seconds, ${weight} FROM ${source} WHERE library_id IS NOT NULL
+    ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0`;
 }
 
-/** Rows (server_id, bucket, library_id, client, play_method, plays, played_seconds) for play_rollups. */
-export function rollupDelta(source: string): string {
+/** Rows (server_id, bucket, library_id, client, play_method, plays, played_seconds) for play_rollups; `weight` as in totalsDelta. */
+export function rollupDelta(source: string, weight = '1'): string {
   return `SELECT server_id, ${quarterHour('started_at')} AS bucket, COALESCE(library_id, '') AS library_id, COALESCE(client, '') AS client,
-      play_method, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds
-    FROM ${source} GROUP BY 1, 2, 3, 4, 5`;
+      play_method, sum(${weight})::int AS plays, sum(${weight} * played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3, 4, 5 HAVING sum(${weight}) <> 0 OR sum(${weight} * played_seconds) <> 0`;
 }
 
 /** Used by the 0004 migration: rollups and totals of the history already there. */

@@ -139,16 +139,16 @@ export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const
 
 /**
  * Plays per playback method. On Emby, whose sessions call direct play "DirectStream" in the dashboard
- * (SPEC.md §3), the two are merged under DirectStream.
+ * (SPEC.md §3), the history already stores it so (writeHistory applies the rule once).
  */
-export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number, isJellyfin: boolean) {
+export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
     `${windowedRollup({ start: START, rollupKey: 'play_method', historyKey: 'play_method' })}`,
     [serverId, tz, days],
   );
   const counts = new Map<string, { Count: number; total_playback_duration: number }>();
   for (const row of rows) {
-    const name = !isJellyfin && row.key === 'DirectPlay' ? 'DirectStream' : row.key;
+    const name = row.key;
     const entry = counts.get(name) ?? { Count: 0, total_playback_duration: 0 };
     entry.Count += row.plays;
     entry.total_playback_duration += row.played_seconds;

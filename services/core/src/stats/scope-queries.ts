@@ -218,8 +218,8 @@ export async function allUserActivity(db: Database, serverId: string) {
   });
 }
 
-/** Plays and watched seconds per playback method in a library over the last hours (Emby: DirectPlay shown as DirectStream). */
-export async function playMethodWindow(db: Database, serverId: string, libraryId: string, hours: number, isJellyfin: boolean) {
+/** Plays and watched seconds per playback method in a library over the last hours (Emby's DirectPlay is stored as DirectStream). */
+export async function playMethodWindow(db: Database, serverId: string, libraryId: string, hours: number) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
     windowedRollup({
       start: START,
@@ -232,12 +232,12 @@ export async function playMethodWindow(db: Database, serverId: string, libraryId
   );
   const merged = new Map<string, { Count: number; Duration: number }>();
   for (const row of rows) {
-    const key = !isJellyfin && row.key === 'DirectPlay' ? 'DirectStream' : row.key;
+    const key = row.key;
     const entry = merged.get(key) ?? { Count: 0, Duration: 0 };
     entry.Count += row.plays;
     entry.Duration += row.played_seconds;
     merged.set(key, entry);
   }
-  const types = (isJellyfin ? ['DirectPlay', 'DirectStream', 'Transcode'] : ['DirectStream', 'Transcode']).filter((t) => merged.has(t));
+  const types = ['DirectPlay', 'DirectStream', 'Transcode'].filter((t) => merged.has(t));
   return { stats: types.map((Key) => ({ Key, ...(merged.get(Key) ?? { Count: 0, Duration: 0 }) })), types };
 }

@@ -8,7 +8,7 @@ import { AnswerCache, localDate } from './answer-cache.js';
 export interface ServerContext {
   serverId: string;
   isJellyfin: boolean;
-  /** Changes with every recorded or deleted play (see AnswerCache). */
+  /** Changes with every recorded, extended or deleted play (see AnswerCache). */
   historyVersion: string;
 }
 
@@ -20,12 +20,13 @@ export class StatisticsContext {
 
   /** The default media server, or undefined when none is linked yet (callers answer empty results). */
   async server(): Promise<ServerContext | undefined> {
-    const [row] = await this.db.query<{ id: string; kind: string; last_id: number | null; plays: number | null }>(
+    const [row] = await this.db.query<{ id: string; kind: string; last_id: number | null; plays: number | null; seconds: string | null }>(
       `SELECT m.id, m.kind, (SELECT max(id) FROM playback_history) AS last_id,
-         (SELECT sum(plays) FROM play_totals t WHERE t.server_id = m.id AND t.scope = 'user') AS plays
+         (SELECT sum(plays) FROM play_totals t WHERE t.server_id = m.id AND t.scope = 'user') AS plays,
+         (SELECT sum(played_seconds) FROM play_totals t WHERE t.server_id = m.id AND t.scope = 'user') AS seconds
        FROM media_servers m ORDER BY m.is_default DESC, m.created_at LIMIT 1`,
     );
-    return row ? { serverId: row.id, isJellyfin: row.kind !== 'emby', historyVersion: `${row.last_id ?? 0}:${row.plays ?? 0}` } : undefined;
+    return row ? { serverId: row.id, isJellyfin: row.kind !== 'emby', historyVersion: `${row.last_id ?? 0}:${row.plays ?? 0}:${row.seconds ?? 0}` } : undefined;
   }
 
   readonly answers = new AnswerCache();

@@ -12,6 +12,8 @@ import { createTestDatabase, testLogger, type TestDatabase } from '../../test-su
 import { ActivityMetrics } from '../activity-metrics.js';
 import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, type PlaybackEvent } from '../playback-events.js';
 import { ServerMonitor } from '../server-monitor.js';
+import { ACTIVITY_RECORDING_LIMITS } from '@reelstat/contract';
+import { findRollupDifferences, type RollupDifference } from '../../history/rollup-invariant.js';
 
 export const SIM_START = Date.UTC(2026, 5, 1, 20, 0, 0);
 export const TICKS = 10_000_000;
@@ -60,6 +62,8 @@ export interface ActivityHarness {
   run(ms: number, stepMs?: number, monitor?: ServerMonitor): Promise<void>;
   history(): Promise<HistoryRow[]>;
   liveCount(): Promise<number>;
+  /** The rollup invariant (history/rollup-invariant.ts): empty when the statistics equal the history. */
+  rollupDifferences(): Promise<RollupDifference[]>;
   close(): Promise<void>;
 }
 
@@ -84,8 +88,9 @@ export async function startActivityHarness(
   );
   const settings = new AppSettings(db);
   await settings.set('ACTIVITY_RECORDING_RULES', {
-    minimumPlaySeconds: options.minimumPlaySeconds ?? 30,
-    mergeWindowMinutes: options.mergeWindowMinutes ?? 0,
+    // The product's defaults (30 s, 10 min) unless a test says otherwise.
+    minimumPlaySeconds: options.minimumPlaySeconds ?? ACTIVITY_RECORDING_LIMITS.minimumPlaySeconds.default,
+    mergeWindowMinutes: options.mergeWindowMinutes ?? ACTIVITY_RECORDING_LIMITS.mergeWindowMinutes.default,
   });
   const registry = new Registry();
   const metrics = ActivityMetrics.of(registry);
@@ -127,6 +132,7 @@ export async function startActivityHarness(
       const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM live_sessions WHERE server_id = $1', [serverId]);
       return row?.n ?? 0;
     },
+    rollupDifferences: () => findRollupDifferences(db),
     async close() {
       await sim.stop();
       await bus.close();

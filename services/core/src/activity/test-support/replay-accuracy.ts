@@ -27,6 +27,37 @@ export interface AccuracyReport {
 }
 
 /**
+ * The truth as Reelstat should record it with a merge window: a play that the same user resumes on the same
+ * item within `mergeWindowMs` of its end (and that had not reached 90 % of the item) is one play with the seconds
+ * of both parts. With a window of 0 every truth play stands alone.
+ */
+export function mergeResumedPlays(truth: readonly PlayRecord[], mergeWindowMs: number): PlayRecord[] {
+  const merged: PlayRecord[] = [];
+  const lastByViewing = new Map<string, PlayRecord>();
+  for (const play of [...truth].sort((a, b) => a.startedAtMs - b.startedAtMs)) {
+    const key = `${play.userId}\u0000${play.itemId}`;
+    const last = lastByViewing.get(key);
+    const resumable =
+      last !== undefined &&
+      mergeWindowMs > 0 &&
+      last.endedAtMs !== undefined &&
+      last.endedAtMs <= play.startedAtMs &&
+      play.startedAtMs - last.endedAtMs <= mergeWindowMs &&
+      !(last.runTimeTicks && (last.endPositionTicks ?? 0) >= last.runTimeTicks * 0.9);
+    if (resumable) {
+      last.secondsUnpaused += play.secondsUnpaused;
+      last.endedAtMs = play.endedAtMs;
+      last.endPositionTicks = play.endPositionTicks;
+      continue;
+    }
+    const copy = { ...play };
+    merged.push(copy);
+    lastByViewing.set(key, copy);
+  }
+  return merged;
+}
+
+/**
  * Matches each history row to the truth play of the same user and item that started at the same time (within
  * the tolerance); counts lost plays (expected, no row), duplicates (a second row for one play) and the
  * played-seconds error of every match.
@@ -34,10 +65,13 @@ export interface AccuracyReport {
 export function compareWithTruth(
   truth: readonly PlayRecord[],
   rows: readonly RecordedPlay[],
-  options: { minimumPlaySeconds: number; toleranceSeconds: number },
+  options: { minimumPlaySeconds: number; toleranceSeconds: number; mergeWindowMs?: number },
 ): AccuracyReport {
   const tol = options.toleranceSeconds;
-  const real = truth.filter((p) => !p.extraType && !p.active);
+  const real = mergeResumedPlays(
+    truth.filter((p) => !p.extraType && !p.active),
+    options.mergeWindowMs ?? 0,
+  );
   const candidates = new Map<string, PlayRecord[]>();
   for (const play of real) {
     const key = `${play.userId}\u0000${play.itemId}`;

@@ -1,6 +1,8 @@
 // A randomized replay of more than 1,000 plays per flavor (pauses, seeks, autoplay, stops, skips, vanishing and
-// quiet clients, a media-server restart, a Reelstat restart, jittered polls) compared with the simulator's
-// ground truth: nothing lost, nothing doubled, played seconds within one poll interval plus one report interval.
+// quiet clients, a media-server restart, a Reelstat restart, jittered polls) with the default 10-minute merge
+// window, compared with the simulator's ground truth (resumes merged as Reelstat merges them): nothing lost,
+// nothing doubled, played seconds within one poll interval plus one report interval, rollups equal to their
+// recomputation. The history is compared before the window of the last plays closes: rows are written at the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActivityHarness, TICKS, type ActivityHarness } from './activity-test-harness.js';
 import { REPORT_INTERVAL_MS } from '../play-state-machine.js';
@@ -12,13 +14,16 @@ const CONCURRENT = 40;
 const POLL_MS = 2500;
 const JITTER_MS = 1000;
 const MINIMUM_PLAY_SECONDS = 30;
+const MERGE_WINDOW_MINUTES = 10;
 
 /** Defines the replay suite for one flavor (one test file per flavor, so the two run in parallel). */
 export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
   describe(`randomized replay on ${kind}`, () => {
     let h: ActivityHarness;
     beforeAll(async () => {
-      h = await startActivityHarness(kind, { scale: 'small', seed, minimumPlaySeconds: MINIMUM_PLAY_SECONDS, mergeWindowMinutes: 0 });
+      h = await startActivityHarness(kind, { scale: 'small', seed, minimumPlaySeconds: MINIMUM_PLAY_SECONDS,
+        mergeWindowMinutes: MERGE_WINDOW_MINUTES,
+      });
     });
     afterAll(async () => {
       await h.close();
@@ -106,7 +111,12 @@ export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
       }
 
       const toleranceSeconds = (POLL_MS + JITTER_MS + REPORT_INTERVAL_MS) / 1000;
-      const report = compareWithTruth(c.groundTruth(), await h.history(), { minimumPlaySeconds: MINIMUM_PLAY_SECONDS, toleranceSeconds });
+      const history = await h.history();
+      const report = compareWithTruth(c.groundTruth(), history, {
+        minimumPlaySeconds: MINIMUM_PLAY_SECONDS,
+        toleranceSeconds,
+        mergeWindowMs: MERGE_WINDOW_MINUTES * 60_000,
+      });
       console.log(JSON.stringify({ kind, polls, ...report }));
       expect(report.truthPlays).toBeGreaterThanOrEqual(PLAYS);
       expect(report.expected).toBeGreaterThan(PLAYS / 2);
@@ -114,7 +124,15 @@ export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
       expect(report.duplicated).toBe(0);
       expect(report.unmatched).toBe(0);
       expect(report.withinTolerance).toBe(report.recorded);
+      expect(await h.rollupDifferences()).toEqual([]);
+      // Once every merge window has closed the live state is empty and the history did not change.
+      for (let i = 0; i < 2 * 11; i++) {
+        c.advance(30_000);
+        await monitor.pollOnce();
+      }
       expect(await h.liveCount()).toBe(0);
+      expect(await h.history()).toEqual(history);
+      expect(await h.rollupDifferences()).toEqual([]);
     });
   });
 }

@@ -1,0 +1,87 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db/database.js';
+import { rollupDelta, totalsDelta } from './rollup-sql.js';
+
+/**
+ * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days) and play_totals
+ * (all time per user, item, library) equal what playback_history holds. Every writer keeps it in the same
+ * statement as its history change (writeHistory, deletePlays); this recomputes all three levels from the
+ * history and lists every difference, for tests, `npm run check:rollups` and operators.
+ *
+ * Stored rows that reached zero are not differences: deletePlays keeps them (see delete-plays.ts).
+ */
+export interface RollupDifference {
+  level: 'quarter_hour' | 'daily' | 'totals';
+  serverId: string;
+  /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals. */
+  key: string;
+  expectedPlays: number;
+  expectedSeconds: number;
+  storedPlays: number;
+  storedSeconds: number;
+}
+
+const DAY = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / 86400) * 86400)`;
+
+/** The check as one SQL statement ($1: a server id, or NULL for every server). */
+export const ROLLUP_DIFFERENCES_SQL = `
+WITH history AS (
+  SELECT * FROM playback_history WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), quarter_expected AS (${rollupDelta('history')}),
+quarter_stored AS (
+  SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+), daily_expected AS (
+  SELECT server_id, ${DAY('bucket')} AS bucket, library_id, client, play_method, sum(plays)::int AS plays,
+    sum(played_seconds)::bigint AS played_seconds
+  FROM quarter_expected GROUP BY 1, 2, 3, 4, 5
+), daily_stored AS (
+  SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups_daily
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+), totals_expected AS (${totalsDelta('history')}),
+totals_stored AS (
+  SELECT server_id, scope, key, plays, played_seconds FROM play_totals
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+)
+SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
+    COALESCE(e.client, s.client), COALESCE(e.play_method, s.play_method)) AS key,
+  COALESCE(e.plays, 0) AS expected_plays, COALESCE(e.played_seconds, 0) AS expected_seconds,
+  COALESCE(s.plays, 0) AS stored_plays, COALESCE(s.played_seconds, 0) AS stored_seconds
+FROM quarter_expected e FULL JOIN quarter_stored s USING (server_id, bucket, library_id, client, play_method)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'daily', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.library_id, s.library_id),
+    COALESCE(e.client, s.client), COALESCE(e.play_method, s.play_method)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM daily_expected e FULL JOIN daily_stored s USING (server_id, bucket, library_id, client, play_method)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM totals_expected e FULL JOIN totals_stored s USING (server_id, scope, key)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+ORDER BY 1, 2, 3`;
+
+/** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */
+export async function findRollupDifferences(db: Database, serverId?: string, transaction?: Transaction): Promise<RollupDifference[]> {
+  const rows = await db.query<{
+    level: RollupDifference['level'];
+    server_id: string;
+    key: string;
+    expected_plays: number | string;
+    expected_seconds: number | string;
+    stored_plays: number | string;
+    stored_seconds: number | string;
+  }>(ROLLUP_DIFFERENCES_SQL, [serverId ?? null], transaction);
+  return rows.map((row) => ({
+    level: row.level,
+    serverId: row.server_id,
+    key: row.key,
+    expectedPlays: Number(row.expected_plays),
+    expectedSeconds: Number(row.expected_seconds),
+    storedPlays: Number(row.stored_plays),
+    storedSeconds: Number(row.stored_seconds),
+  }));
+}
