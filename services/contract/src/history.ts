@@ -157,3 +157,16 @@ export const timelineAnswer = z.array(
     NowPlayingItemId: z.string(),
   }),
 );
+
+/**
+ * The socket event 'history': pushed once per committed change of the history (plays written, extended or
+ * deleted), so open pages refetch what they show. Ids only, never titles: every browser receives it.
+ * `itemIds` holds the played items and their seasons and series.
+ */
+export interface HistoryChangedEvent {
+  serverId: string;
+  userIds: string[];
+  libraryIds: string[];
+  itemIds: string[];
+}
+export const HISTORY_CHANGED_EVENT = 'history';

@@ -35,6 +35,7 @@ export * from './media-server/index.js';
 export * from './bus/ui-events.js';
 export * from './history/record-plays.js';
 export * from './history/delete-plays.js';
+export * from './history/rollup-invariant.js';
 export * from './history/history-query.js';
 export * from './stats/time-window.js';
 export * from './stats/card-queries.js';

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Sidebar } from './Sidebar';
 import { SocketProvider } from '../socket/socket';
 import { TaskEventToasts } from './TaskEventToasts';
+import { useHistoryRefresh } from '../socket/history-refresh';
 import { Panel } from '../components/Panel';
 
 /** Sidebar + the routed screen; the socket lives here (only logged-in screens use it). */
@@ -20,6 +21,7 @@ export function Layout() {
   }, [open]);
   return (
     <SocketProvider>
+      <HistoryRefresh />
       <TaskEventToasts />
       <div className="flex min-h-screen">
         <Sidebar open={open} onNavigate={() => setOpen(false)} />
@@ -49,4 +51,10 @@ export function Layout() {
       </div>
     </SocketProvider>
   );
+}
+
+/** Refetches what open pages show when the history changes (inside the socket's provider). */
+function HistoryRefresh() {
+  useHistoryRefresh();
+  return null;
 }

@@ -120,7 +120,7 @@ export const historyRoutes = [
     handle: async ({ body, runtime }) => {
       const server = await statisticsContext(runtime).server();
       if (!server) throw AppError.conflict('No media server is linked yet');
-      const deleted = await deletePlaybackActivity(runtime.db, server.serverId, body.ids);
+      const deleted = await deletePlaybackActivity(runtime.db, server.serverId, body.ids, runtime.bus);
       return { message: `Deleted ${deleted} play${deleted === 1 ? '' : 's'}`, deleted };
     },
   }),

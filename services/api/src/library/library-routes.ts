@@ -153,7 +153,13 @@ export const libraryRoutes = [
     response: purgeAnswer,
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
-      const result = await purgeLibrary(runtime.db, server.serverId, body.id, { withActivity: body.withActivity, keepLibrary: false });
+      const result = await purgeLibrary(
+        runtime.db,
+        server.serverId,
+        body.id,
+        { withActivity: body.withActivity, keepLibrary: false },
+        runtime.bus,
+      );
       statisticsContext(runtime).answers.clear();
       if (result.libraries === 0 && result.items === 0 && result.plays === 0) throw AppError.notFound('Library not found');
       return { message: purgeMessage('library', result), ...result };
@@ -169,7 +175,13 @@ export const libraryRoutes = [
     response: purgeAnswer,
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
-      const result = await purgeLibrary(runtime.db, server.serverId, body.id, { withActivity: body.withActivity, keepLibrary: true });
+      const result = await purgeLibrary(
+        runtime.db,
+        server.serverId,
+        body.id,
+        { withActivity: body.withActivity, keepLibrary: true },
+        runtime.bus,
+      );
       statisticsContext(runtime).answers.clear();
       return { message: purgeMessage('library items', result), ...result };
     },
@@ -184,7 +196,7 @@ export const libraryRoutes = [
     response: purgeAnswer,
     handle: async ({ body, runtime }) => {
       const server = await requireServer(runtime);
-      const result = await purgeItem(runtime.db, server.serverId, body.id, body.withActivity);
+      const result = await purgeItem(runtime.db, server.serverId, body.id, body.withActivity, runtime.bus);
       statisticsContext(runtime).answers.clear();
       if (result.items === 0 && result.plays === 0) throw AppError.notFound('Item not found');
       return { message: purgeMessage('item', result), ...result };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { publishUiEvent } from '@reelstat/core';
+import { randomUUID } from 'node:crypto';
+import { publishUiEvent, recordPlays } from '@reelstat/core';
 import { waitUntil } from '@reelstat/core/test-support/test-services.js';
 import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
@@ -50,5 +51,39 @@ describe('socket gateway', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     // State is replayed; one-off notifications are not.
     expect(late).toEqual([['sessions', sessions]]);
+  });
+
+  it('tells browsers once per deletion which users, libraries and items lost plays, without titles', async () => {
+    const serverId = randomUUID();
+    const db = harness.app.runtime.db;
+    await db.query(
+      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'jf', 'jellyfin', 'http://x', 'x', true)`,
+      [serverId],
+    );
+    const play = (key: string, userId: string) => ({
+      serverId,
+      playKey: key,
+      source: 'monitor' as const,
+      userId,
+      userName: 'Alice',
+      itemId: 'e1',
+      itemName: 'Secret Title',
+      seriesId: 's1',
+      seasonId: 's1-1',
+      libraryId: 'shows',
+      playMethod: 'DirectPlay' as const,
+      startedAt: new Date('2026-03-01T20:00:00Z'),
+      playedSeconds: 100,
+    });
+    await recordPlays(db, [play('a', 'u1'), play('b', 'u2')]);
+    const ids = await db.query<{ id: number }>('SELECT id FROM playback_history WHERE server_id = $1', [serverId]);
+    const received: Array<[string, unknown]> = [];
+    await connect(received);
+    const answer = await harness.call('POST', '/api/deletePlaybackActivity', { body: { ids: ids.map((r) => Number(r.id)) }, token });
+    expect(answer.status).toBe(200);
+    await waitUntil(() => received.some(([event]) => event === 'history'));
+    const history = received.filter(([event]) => event === 'history');
+    expect(history).toEqual([['history', { serverId, userIds: ['u1', 'u2'], libraryIds: ['shows'], itemIds: ['e1', 's1', 's1-1'] }]]);
+    expect(JSON.stringify(history)).not.toContain('Secret Title');
   });
 });

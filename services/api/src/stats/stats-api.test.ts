@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
+import { findRollupDifferences, openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
 import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
@@ -558,6 +558,7 @@ describe('statistics, history and detail API', () => {
         Id: 'movies',
         Plays: 4,
       });
+      expect(await findRollupDifferences(db)).toEqual([]);
     });
 
     it('purges an item with its activity, and a library without', async () => {
@@ -588,6 +589,7 @@ describe('statistics, history and detail API', () => {
       expect(await ok(post('/stats/getPlaybackMethodStats', { days: 60 }))).toEqual([
         { Name: 'DirectPlay', Count: 1, total_playback_duration: 200 },
       ]);
+      expect(await findRollupDifferences(db)).toEqual([]);
     });
   });
 });

@@ -6,6 +6,7 @@ import type { MediaServerClient } from '../media-server/media-server-client.js';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import { isMediaServerError } from '../media-server/media-server-error.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
+import { historyChange, publishHistoryChange } from '../history/history-events.js';
 import { writeHistory, type HistoryWrite, type PlayToRecord } from '../history/record-plays.js';
 import type { LiveSession } from '@reelstat/contract';
 import type { ActivityMetrics } from './activity-metrics.js';
@@ -143,6 +144,8 @@ export class ServerMonitor {
         metrics.watchSeconds.inc(labels, Math.max(0, row.playedSeconds - (isNew ? 0 : Math.round(order.previousSeconds))));
       }
     }
+    // One 'history' event per commit, for every play this poll wrote or extended.
+    void publishHistoryChange(bus, historyChange(server.id, [...written.inserted, ...written.extended]), logger);
     const publish = (channel: string, message: unknown) =>
       bus.publish(channel, message).catch((error: unknown) => logger.warn({ err: error, channel }, 'could not publish a playback event'));
     for (const { play, resumed } of transition.started) {

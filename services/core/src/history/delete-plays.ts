@@ -1,11 +1,13 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
+import type { PlayIds } from './history-events.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
 
 /**
  * Deletes history rows and, in the same statement, subtracts them from play_rollups and play_totals, so the
  * statistics stay exact after a deletion or a purge. `where` is a condition on playback_history aliased `h`
- * with bound parameters ($1 is always the server id). Returns how many plays were deleted.
+ * with bound parameters ($1 is always the server id). Returns how many plays were deleted; `affected`, when
+ * given, receives the ids of the deleted plays (for the 'history' event sent after the commit).
  *
  * Rollup rows that reach zero are kept (queries ignore them): deleting them would need a second pass and
  * could race with a play being recorded into the same quarter hour.
@@ -16,8 +18,9 @@ export async function deletePlays(
   where: string,
   bind: unknown[],
   transaction?: Transaction,
+  affected?: PlayIds[],
 ): Promise<number> {
-  const [row] = await db.query<{ deleted: number }>(
+  const [row] = await db.query<{ deleted: number; plays: PlayIds[] | null }>(
     `WITH deleted AS (
        DELETE FROM playback_history h WHERE h.server_id = $1 AND (${where})
        RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
@@ -34,9 +37,12 @@ export async function deletePlays(
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
-       (SELECT count(*) FROM totalled)::int AS total_rows`,
+       (SELECT count(*) FROM totalled)::int AS total_rows,
+       (SELECT json_agg(json_build_object('userId', user_id, 'itemId', item_id, 'seriesId', series_id, 'seasonId', season_id,
+          'libraryId', library_id)) FROM (SELECT DISTINCT user_id, item_id, series_id, season_id, library_id FROM deleted) AS ids) AS plays`,
     [serverId, ...bind],
     transaction,
   );
+  if (affected) affected.push(...(row?.plays ?? []));
   return row?.deleted ?? 0;
 }

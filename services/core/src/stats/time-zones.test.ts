@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
 import { deletePlaybackActivity } from '../library/purge.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { topLibraries } from './card-queries.js';
@@ -138,6 +139,7 @@ describe('statistics buckets in time zones', () => {
     expect((await cells('Europe/London', 'hour')).nonEmpty['01']).toEqual([1, 800]);
     expect((await cells('Europe/London', 'day')).nonEmpty['2026-10-25']).toEqual([1, 800]);
     expect(await globalStats(db, serverId, 'user', 'u1', 9999 * 24)).toEqual({ Plays: 6, total_playback_duration: 11_100 });
+    expect(await findRollupDifferences(db)).toEqual([]);
     await recordPlays(db, [play('D5', '2026-10-25T01:30:00Z', 1600)]);
     expect((await cells('Europe/London', 'hour')).nonEmpty['01']).toEqual([2, 2400]);
   });
@@ -192,6 +194,7 @@ describe('statistics buckets in time zones', () => {
     await recordPlays(db, [{ ...play('O1', '2026-10-10T18:45:00Z', 9), serverId: other }]);
     await db.query(`DELETE FROM media_servers WHERE id = $1`, [other]);
     expect(await mismatches()).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
   });
 
   it('cuts an hours window inside a quarter hour exactly', async () => {

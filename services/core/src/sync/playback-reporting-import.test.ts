@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '@reelstat/jellyfin-sim';
 import type { Database } from '../db/database.js';
 import { recordPlays } from '../history/record-plays.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
 import { playbackReportingRecords } from '../media-server/schemas/playback-reporting.js';
 import type { MediaServerLink } from '../media-servers/media-server-links.js';
 import type { TestDatabase } from '../test-support/test-services.js';
@@ -84,12 +85,25 @@ describe.each(['jellyfin', 'emby'] as const)('Playback Reporting import (%s)', (
       [link.id],
     );
     expect(transcodes[0]!.n).toBe(3);
+    // The play-method rule is applied as the rows are written: Emby's direct plays are stored as DirectStream.
+    const [direct] = playbackReportingRecords(
+      await clientFor(link).submitPlaybackReportingQuery(
+        `SELECT count(*) AS n FROM PlaybackActivity WHERE PlaybackMethod LIKE 'DirectPlay%'`,
+      ),
+    );
+    const [stored] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM playback_history WHERE server_id = $1 AND play_method = 'DirectPlay'`,
+      [link.id],
+    );
+    expect(Number(direct!.n)).toBeGreaterThan(0);
+    expect(stored!.n).toBe(flavor === 'jellyfin' ? Number(direct!.n) : 0);
 
     expect(await importNow()).toMatchObject({ read: 0, imported: 0 });
     // Even read again from the start (a lost cursor, a recreated plugin table), nothing is added twice.
     await db.query('DELETE FROM sync_cursors WHERE server_id = $1 RETURNING 1', [link.id]);
     expect(await importNow()).toMatchObject({ read: 8, imported: 0 });
     expect(await historyTotals()).toEqual(plugin);
+    expect(await findRollupDifferences(db)).toEqual([]);
   });
 
   it("stops where the activity monitor's own history begins", async () => {

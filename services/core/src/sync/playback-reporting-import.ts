@@ -1,5 +1,6 @@
 /**
- * Imports the Playback Reporting plugin's history (PlaybackActivity) into Reelstat's, through recordPlays only.
+ * Imports the Playback Reporting plugin's history (PlaybackActivity) into Reelstat's, through writeHistory only
+ * (which also applies Emby's play-method rule).
  *
  * - Repeatable: each plugin row becomes a play with a stable key (user, item, start time), so importing it
  *   again adds nothing; a rowid cursor makes the next run read only new rows (and restarts from 0 when the
@@ -9,7 +10,9 @@
  * - Episodes are mapped to their series and season through the items table, never by name.
  */
 import type { Database } from '../db/database.js';
-import { recordPlays, type PlayMethod, type PlayToRecord } from '../history/record-plays.js';
+import { HistoryChangeCollector } from '../history/history-events.js';
+import { writeHistory, type PlayMethod, type PlayToRecord } from '../history/record-plays.js';
+import type { HistoryChangedEvent } from '@reelstat/contract';
 import type { MediaServerClient } from '../media-server/media-server-client.js';
 import { playbackReportingRecords } from '../media-server/schemas/playback-reporting.js';
 import type { MediaServerLink } from '../media-servers/media-server-links.js';
@@ -23,6 +26,8 @@ export interface ImportSummary {
   server: string;
   read: number;
   imported: number;
+  /** What the added plays changed (ids only), for one 'history' event after the import. */
+  change?: HistoryChangedEvent;
 }
 
 interface ItemInfo {
@@ -62,6 +67,7 @@ export async function importPlaybackReporting(
       (cutoff ? `, plays before ${cutoff.toISOString()} (later ones are in the activity monitor's history)` : ''),
   );
   const summary: ImportSummary = { server: link.name, read: 0, imported: 0 };
+  const change = new HistoryChangeCollector(link.id);
   for (;;) {
     signal.throwIfAborted();
     // Only numbers and a date we formatted ourselves go into this SQL (the plugin takes no parameters).
@@ -76,7 +82,9 @@ export async function importPlaybackReporting(
     );
     if (rows.length === 0) break;
     const plays = await toPlays(db, link.id, rows);
-    summary.imported += await recordPlays(db, plays);
+    const { inserted } = await writeHistory(db, plays);
+    summary.imported += inserted.length;
+    change.add(inserted);
     summary.read += rows.length;
     cursor = Math.max(cursor, ...rows.map((r) => Number(r.RowId)));
     await repo.setCursor(link.id, CURSOR, String(cursor));
@@ -84,6 +92,7 @@ export async function importPlaybackReporting(
     if (rows.length < BATCH) break;
   }
   reporter.progress(1);
+  summary.change = change.event();
   return summary;
 }
 

@@ -2,6 +2,7 @@
 import type { MediaServerLink } from '../media-servers/media-server-links.js';
 import type { TaskContext, TaskDefinition } from '../tasks/task-types.js';
 import { LibrarySync } from './library-sync.js';
+import { publishHistoryChange } from '../history/history-events.js';
 import { importPlaybackReporting } from './playback-reporting-import.js';
 import { clientFor, type SyncReporter } from './sync-context.js';
 
@@ -72,6 +73,7 @@ export const playbackSyncTask: TaskDefinition = {
     eachServer(context, async (link, reporter) => {
       await context.log.step(`Playback Reporting import from ${link.name} (${link.kind})`);
       const s = await importPlaybackReporting(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter);
+      await publishHistoryChange(context.runtime.bus, s.change, context.runtime.logger);
       return `${s.server}: ${s.read} plugin rows read, ${s.imported} plays added`;
     }),
 };

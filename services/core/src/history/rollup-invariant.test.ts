@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.js';
+import type { TestDatabase } from '../test-support/test-services.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
+import { writeHistory, type PlayToRecord } from './record-plays.js';
+import { findRollupDifferences } from './rollup-invariant.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+describe('the rollup invariant', () => {
+  let db: Database;
+  let database: TestDatabase;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  beforeAll(async () => {
+    ({ db, database, close } = await createHistoryTestDatabase(serverId));
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  const play = (key: string, overrides: Partial<PlayToRecord> = {}): PlayToRecord => ({
+    serverId,
+    playKey: key,
+    source: 'monitor',
+    userId: 'u1',
+    userName: 'Alice',
+    itemId: 'e1',
+    itemName: 'Pilot',
+    seriesId: 's1',
+    seasonId: 's1-1',
+    libraryId: 'shows',
+    client: 'Jellyfin Web',
+    playMethod: 'DirectPlay',
+    startedAt: new Date('2026-03-01T23:50:00Z'),
+    endedAt: new Date('2026-03-02T00:20:00Z'),
+    playedSeconds: 1200,
+    ...overrides,
+  });
+
+  const checkRollups = () =>
+    promisify(execFile)('npm', ['run', '--silent', 'check:rollups', '--', '--database-url', database.url], { cwd: ROOT }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+
+  it('holds through inserts and extensions, and an extension adds only the difference', async () => {
+    const first = await writeHistory(db, [play('p1'), play('p2', { userId: 'u2', playedSeconds: 50 })]);
+    expect(first.inserted.map((p) => p.playKey)).toEqual(['p1', 'p2']);
+    const again = await writeHistory(db, [play('p1')]);
+    expect(again).toEqual({ inserted: [], extended: [] });
+    const extended = await writeHistory(db, [play('p1', { endedAt: new Date('2026-03-02T00:40:00Z'), playedSeconds: 2400 })], undefined, {
+      extendOnly: new Set(['p1']),
+    });
+    expect(extended.extended.map((p) => [p.playKey, p.playedSeconds])).toEqual([['p1', 2400]]);
+    // An older end never shortens a row (a stale writer after a failover).
+    expect(await writeHistory(db, [play('p1', { playedSeconds: 100 })])).toEqual({ inserted: [], extended: [] });
+    // An extension of a row that is gone inserts nothing.
+    expect(await writeHistory(db, [play('gone')], undefined, { extendOnly: new Set(['gone']) })).toEqual({ inserted: [], extended: [] });
+
+    const totals = await db.query<{ scope: string; key: string; plays: number; played_seconds: number }>(
+      `SELECT scope, key, plays, played_seconds::int AS played_seconds FROM play_totals WHERE server_id = $1 ORDER BY scope, key`,
+      [serverId],
+    );
+    expect(totals).toEqual([
+      { scope: 'item', key: 'e1', plays: 2, played_seconds: 2450 },
+      { scope: 'item', key: 's1', plays: 2, played_seconds: 2450 },
+      { scope: 'item', key: 's1-1', plays: 2, played_seconds: 2450 },
+      { scope: 'library', key: 'shows', plays: 2, played_seconds: 2450 },
+      { scope: 'user', key: 'u1', plays: 1, played_seconds: 2400 },
+      { scope: 'user', key: 'u2', plays: 1, played_seconds: 50 },
+    ]);
+    expect(await findRollupDifferences(db)).toEqual([]);
+    expect(await checkRollups()).toEqual({ code: 0, stdout: 'rollups: 0 differences\n' });
+  });
+
+  it('reports a difference at every level it finds one, and check:rollups fails on it', async () => {
+    await db.query(`UPDATE play_rollups SET played_seconds = played_seconds + 7 WHERE server_id = $1 AND play_method = 'DirectPlay'`, [
+      serverId,
+    ]);
+    await db.query(`UPDATE play_totals SET plays = plays + 1 WHERE server_id = $1 AND scope = 'user' AND key = 'u2'`, [serverId]);
+    const differences = await findRollupDifferences(db, serverId);
+    expect(differences).toEqual([
+      expect.objectContaining({
+        level: 'daily',
+        key: '2026-03-01 shows Jellyfin Web DirectPlay',
+        expectedSeconds: 2450,
+        storedSeconds: 2457,
+      }),
+      expect.objectContaining({ level: 'quarter_hour', key: '2026-03-01T23:45Z shows Jellyfin Web DirectPlay', storedSeconds: 2457 }),
+      expect.objectContaining({ level: 'totals', key: 'user u2', expectedPlays: 1, storedPlays: 2 }),
+    ]);
+    const { code, stdout } = await checkRollups();
+    expect(code).toBe(1);
+    expect(stdout).toContain('rollups: 3 differences');
+    await db.query(`UPDATE play_rollups SET played_seconds = played_seconds - 7 WHERE server_id = $1 AND play_method = 'DirectPlay'`, [
+      serverId,
+    ]);
+    await db.query(`UPDATE play_totals SET plays = plays - 1 WHERE server_id = $1 AND scope = 'user' AND key = 'u2'`, [serverId]);
+    expect(await findRollupDifferences(db)).toEqual([]);
+  });
+});
