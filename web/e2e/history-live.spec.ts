@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { api, ensureReady, liveSessionCount, openLoggedIn, sim, simItems, simUsers, until, type PlayRecord } from './helpers.js';
+
+/**
+ * Issue 12: with the default 10-minute merge window, a play is written to the history when it stops, and the
+ * 'history' socket event makes an open Activity page and an open Home page show it without a reload (their
+ * own polling is an hour and five minutes: only the event can refresh them within the test's deadline).
+ */
+test('a play recorded while Activity and Home are open appears in both without a reload', async ({ context }) => {
+  test.setTimeout(120_000);
+  const auth = await ensureReady();
+  await api('/api/setActivityMonitorSettings', {
+    method: 'POST',
+    token: auth,
+    body: { activeSessionsInterval: 500, idleInterval: 1000, minimumPlaySeconds: 0, mergeWindowMinutes: 10 },
+  });
+  // The movie: the most viewed one (it stays on the card with one play more), else any.
+  const top = await api<Array<{ Id: string; Name: string; Plays: number }>>('/stats/getMostViewedByType', {
+    method: 'POST',
+    token: auth,
+    body: { days: 30, type: 'Movie' },
+  });
+  const movies = await simItems('Movie', 5);
+  const movie = top[0] ? { id: top[0].Id, name: top[0].Name } : movies[0]!;
+  const playsBefore = top[0]?.Plays ?? 0;
+  // The user: not the one of the newest history row, so the new row is not folded into it.
+  const newest = await api<{ results: Array<{ UserId: string }> }>('/api/getHistory?size=10&page=1', { token: auth });
+  const user = (await simUsers()).find((u) => u.id !== newest.results[0]?.UserId)!;
+
+  const activity = await context.newPage();
+  await openLoggedIn(activity, '/activity');
+  const rows = activity.getByTestId('activity-row');
+  const home = await context.newPage();
+  await openLoggedIn(home, '/');
+  const card = home.getByRole('region', { name: 'Most viewed movies' });
+  await expect(card).toBeVisible();
+
+  const play = await sim<PlayRecord>('/plays', { userId: user.id, itemId: movie.id, client: 'jellyfin-web', deviceId: 'e2e-history-live' });
+  await until('the activity monitor to see the play', async () => (await liveSessionCount()) >= 1, 30_000);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await sim(`/plays/${play.playId}/stop`, {});
+
+  await expect(rows.first()).toContainText(movie.name);
+  await expect(rows.first()).toContainText(user.name);
+  await expect(card.locator('li', { hasText: movie.name })).toContainText(String(playsBefore + 1));
+});
