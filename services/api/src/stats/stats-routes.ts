@@ -163,9 +163,7 @@ export const statsRoutes = [
     response: playMethodCardAnswer,
     handle: ({ body, runtime }) =>
       withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'playMethodCounts', body, (tz) =>
-          playMethodCounts(runtime.db, server.serverId, tz, body.days),
-        ),
+        dayWindow(runtime, server, 'playMethodCounts', body, (tz) => playMethodCounts(runtime.db, server.serverId, tz, body.days)),
       ),
   }),
   route({

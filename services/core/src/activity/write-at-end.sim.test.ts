@@ -54,7 +54,9 @@ describe.each(['jellyfin', 'emby'] as const)('write at the end on %s', (kind) =>
     ]);
     expect(Number(rows[0]!.end_position_ticks)).toBe(h.sim.control.play(second.playId)!.endPositionTicks);
     expect(await userTotals()).toEqual([{ plays: 1, played_seconds: 70 }]);
-    await expect(h.registry.metrics()).resolves.toMatch(/^reelstat_activity_watch_seconds_total\{server="sim",play_method="[A-Za-z]+"\} 70$/m);
+    await expect(h.registry.metrics()).resolves.toMatch(
+      /^reelstat_activity_watch_seconds_total\{server="sim",play_method="[A-Za-z]+"\} 70$/m,
+    );
 
     // The window closes: the live state forgets the play, the row stays as it is.
     await h.run(WINDOW_MS + 60_000, 30_000);

@@ -65,7 +65,7 @@ describe('history pages', () => {
     expect(keys(page.results)).toEqual(Array.from({ length: 10 }, (_, j) => (10 + j) * 7));
   });
 
-  it('shows the stored play method as it is and filters on it (Emby\'s rule is applied when rows are written)', async () => {
+  it("shows the stored play method as it is and filters on it (Emby's rule is applied when rows are written)", async () => {
     await db.query(`UPDATE playback_history SET play_method = 'DirectStream' WHERE play_key IN ('k10049', 'k10047')`);
     const page = await queryHistory(db, serverId, request({ size: 10 }));
     expect(page.results.slice(0, 4).map((row) => row.PlayMethod)).toEqual(['DirectStream', 'DirectPlay', 'DirectStream', 'DirectPlay']);

@@ -119,7 +119,18 @@ export async function writeHistory(
     run_time_ticks: play.runTimeTicks ?? null,
   }));
   // What the rollups and the live dashboard need of a written row.
-  const columns = ['server_id', 'started_at', 'user_id', 'item_id', 'series_id', 'season_id', 'library_id', 'client', 'play_method', 'played_seconds'];
+  const columns = [
+    'server_id',
+    'started_at',
+    'user_id',
+    'item_id',
+    'series_id',
+    'season_id',
+    'library_id',
+    'client',
+    'play_method',
+    'played_seconds',
+  ];
   const of = (alias: string) => columns.map((column) => `${alias}.${column}`).join(', ');
   const written = await db.query<{
     play_key: string;

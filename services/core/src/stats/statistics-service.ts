@@ -26,7 +26,9 @@ export class StatisticsContext {
          (SELECT sum(played_seconds) FROM play_totals t WHERE t.server_id = m.id AND t.scope = 'user') AS seconds
        FROM media_servers m ORDER BY m.is_default DESC, m.created_at LIMIT 1`,
     );
-    return row ? { serverId: row.id, isJellyfin: row.kind !== 'emby', historyVersion: `${row.last_id ?? 0}:${row.plays ?? 0}:${row.seconds ?? 0}` } : undefined;
+    return row
+      ? { serverId: row.id, isJellyfin: row.kind !== 'emby', historyVersion: `${row.last_id ?? 0}:${row.plays ?? 0}:${row.seconds ?? 0}` }
+      : undefined;
   }
 
   readonly answers = new AnswerCache();

@@ -21,7 +21,10 @@ export function describeReplay(kind: 'jellyfin' | 'emby', seed: number): void {
   describe(`randomized replay on ${kind}`, () => {
     let h: ActivityHarness;
     beforeAll(async () => {
-      h = await startActivityHarness(kind, { scale: 'small', seed, minimumPlaySeconds: MINIMUM_PLAY_SECONDS,
+      h = await startActivityHarness(kind, {
+        scale: 'small',
+        seed,
+        minimumPlaySeconds: MINIMUM_PLAY_SECONDS,
         mergeWindowMinutes: MERGE_WINDOW_MINUTES,
       });
     });

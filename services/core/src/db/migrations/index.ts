@@ -14,4 +14,12 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema, timelineIndex, dailyRollups, historyAtPlayEnd];
+export const migrations: Migration[] = [
+  initialSchema,
+  syncAndTasks,
+  activityMonitor,
+  statisticsSchema,
+  timelineIndex,
+  dailyRollups,
+  historyAtPlayEnd,
+];
