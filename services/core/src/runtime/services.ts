@@ -10,6 +10,10 @@ import { MediaServerLinks } from '../media-servers/media-server-links.js';
 import { SecretBox } from '../security/secret-box.js';
 import { UpdateChecker } from '../updates/update-check.js';
 import { TrackedLibraries } from '../sync/tracked-libraries.js';
+import { StatisticsContext } from '../stats/statistics-context.js';
+import { StatisticsService } from '../stats/statistics-service.js';
+import { HistoryService } from '../history/history-service.js';
+import { LibraryService } from '../library/library-service.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -19,6 +23,9 @@ export interface Services {
   mediaServers: MediaServerLinks;
   updates: UpdateChecker;
   trackedLibraries: TrackedLibraries;
+  statistics: StatisticsService;
+  history: HistoryService;
+  library: LibraryService;
   close(): Promise<void>;
 }
 
@@ -33,6 +40,8 @@ export function createServices(config: AppConfig, db: Database, logger: Logger):
   } else {
     limiter = new InMemoryLoginRateLimiter(config.loginMaxFailures, windowMs);
   }
+  // One read context per process: the statistics, history and library services share its answer cache.
+  const reads = new StatisticsContext(db, config.timeZone);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
@@ -40,6 +49,9 @@ export function createServices(config: AppConfig, db: Database, logger: Logger):
     mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
+    statistics: new StatisticsService(db, reads),
+    history: new HistoryService(db, reads),
+    library: new LibraryService(db, reads),
     async close() {
       await redis?.quit().catch(() => undefined);
     },
