@@ -18,7 +18,6 @@ export * from './runtime/runtime.js';
 export { VERSION } from './version.js';
 export * from './errors/app-error.js';
 export * from './setup/setup-state.js';
-export * from './db/models.js';
 export * from './security/secret-box.js';
 export * from './runtime/services.js';
 export * from './auth/auth-service.js';
