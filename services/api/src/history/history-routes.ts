@@ -1,4 +1,3 @@
-import { AppError, deletePlaybackActivity, queryHistory, type HistoryFilters, type HistoryScope, type Runtime } from '@reelstat/core';
 import {
   deletePlaybackAnswer,
   deletePlaybackBody,
@@ -7,63 +6,10 @@ import {
   itemHistoryBody,
   libraryHistoryBody,
   userHistoryBody,
-  type HistoryFilter,
-  type HistoryQuery,
 } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
-import { statisticsContext } from '../stats/server-context.js';
 
 const tag = 'history';
-
-/** Turns the dashboard's filter list into one set of conditions; repeated fields narrow (intersect). */
-function toFilters(list: HistoryFilter[]): HistoryFilters {
-  const filters: HistoryFilters = {};
-  const intersect = (current: string[] | undefined, next: string[]) => (current ? current.filter((v) => next.includes(v)) : next);
-  for (const filter of list) {
-    switch (filter.field) {
-      case 'PlayMethod':
-        if (!filter.value.includes('All')) filters.playMethods = intersect(filters.playMethods, filter.value);
-        break;
-      case 'ParentId':
-      case 'LibraryId':
-        filters.libraryIds = intersect(filters.libraryIds, filter.value);
-        break;
-      case 'UserId':
-        filters.userIds = intersect(filters.userIds, filter.value);
-        break;
-      case 'ActivityDateInserted':
-        if (filter.min) filters.from = new Date(filter.min);
-        if (filter.max) filters.to = new Date(filter.max);
-        break;
-    }
-  }
-  // An intersection that left nothing must match nothing, not everything.
-  for (const key of ['playMethods', 'libraryIds', 'userIds'] as const) if (filters[key]?.length === 0) filters[key] = ['\u0000'];
-  return filters;
-}
-
-async function page(runtime: Runtime, scope: HistoryScope, query: HistoryQuery) {
-  const base = {
-    current_page: query.page,
-    size: query.size,
-    search: query.search,
-    sort: query.sort,
-    desc: query.desc,
-    filters: query.filters,
-  };
-  const server = await statisticsContext(runtime).server();
-  if (!server) return { results: [], pages: 1, total: 0, total_exact: true, ...base };
-  const answer = await queryHistory(runtime.db, server.serverId, {
-    scope,
-    page: query.page,
-    size: query.size,
-    search: query.search,
-    sort: query.sort,
-    desc: query.desc,
-    filters: toFilters(query.filters),
-  });
-  return { ...answer, ...base };
-}
 
 export const historyRoutes = [
   route({
@@ -74,7 +20,7 @@ export const historyRoutes = [
     access: 'authenticated',
     query: historyQuery,
     response: historyPageAnswer,
-    handle: ({ query, runtime }) => page(runtime, { kind: 'all' }, query),
+    handle: ({ query, runtime }) => runtime.services.history.page({ kind: 'all' }, query),
   }),
   route({
     method: 'post',
@@ -85,7 +31,7 @@ export const historyRoutes = [
     query: historyQuery,
     body: userHistoryBody,
     response: historyPageAnswer,
-    handle: ({ query, body, runtime }) => page(runtime, { kind: 'user', id: body.userid }, query),
+    handle: ({ query, body, runtime }) => runtime.services.history.page({ kind: 'user', id: body.userid }, query),
   }),
   route({
     method: 'post',
@@ -96,7 +42,7 @@ export const historyRoutes = [
     query: historyQuery,
     body: libraryHistoryBody,
     response: historyPageAnswer,
-    handle: ({ query, body, runtime }) => page(runtime, { kind: 'library', id: body.libraryid }, query),
+    handle: ({ query, body, runtime }) => runtime.services.history.page({ kind: 'library', id: body.libraryid }, query),
   }),
   route({
     method: 'post',
@@ -107,7 +53,7 @@ export const historyRoutes = [
     query: historyQuery,
     body: itemHistoryBody,
     response: historyPageAnswer,
-    handle: ({ query, body, runtime }) => page(runtime, { kind: 'item', id: body.itemid }, query),
+    handle: ({ query, body, runtime }) => runtime.services.history.page({ kind: 'item', id: body.itemid }, query),
   }),
   route({
     method: 'post',
@@ -117,11 +63,6 @@ export const historyRoutes = [
     access: 'authenticated',
     body: deletePlaybackBody,
     response: deletePlaybackAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await statisticsContext(runtime).server();
-      if (!server) throw AppError.conflict('No media server is linked yet');
-      const deleted = await deletePlaybackActivity(runtime.db, server.serverId, body.ids, runtime.bus);
-      return { message: `Deleted ${deleted} play${deleted === 1 ? '' : 's'}`, deleted };
-    },
+    handle: ({ body, runtime }) => runtime.services.history.deletePlays(body.ids),
   }),
 ];

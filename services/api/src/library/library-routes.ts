@@ -1,18 +1,4 @@
 import {
-  AppError,
-  activityTimeline,
-  episodesOf,
-  itemDetails,
-  libraryCards,
-  libraryList,
-  purgeItem,
-  purgeLibrary,
-  recentlyAdded,
-  seasonsOf,
-  userDetails,
-  type Runtime,
-} from '@reelstat/core';
-import {
   itemIdBody,
   itemsAnswer,
   libraryAnswer,
@@ -28,19 +14,8 @@ import {
   userIdBody,
 } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
-import { statisticsContext, withServer } from '../stats/server-context.js';
 
 const tag = 'library';
-
-async function requireServer(runtime: Runtime) {
-  const server = await statisticsContext(runtime).server();
-  if (!server) throw AppError.conflict('No media server is linked yet');
-  return server;
-}
-
-function purgeMessage(what: string, result: { items: number; plays: number }) {
-  return `Purged ${what}: ${result.items} item${result.items === 1 ? '' : 's'} and ${result.plays} play${result.plays === 1 ? '' : 's'} removed`;
-}
 
 export const libraryRoutes = [
   route({
@@ -50,7 +25,7 @@ export const libraryRoutes = [
     summary: 'Libraries with their archived flag',
     access: 'authenticated',
     response: librariesAnswer,
-    handle: ({ runtime }) => withServer(runtime, [], (server) => libraryList(runtime.db, server.serverId)),
+    handle: ({ runtime }) => runtime.services.library.libraries(),
   }),
   route({
     method: 'get',
@@ -61,11 +36,7 @@ export const libraryRoutes = [
     query: recentlyAddedQuery,
     response: recentlyAddedAnswer,
     handle: ({ query, runtime }) =>
-      withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'recentlyAdded', query, () =>
-          recentlyAdded(runtime.db, server.serverId, { group: query.GroupResults, libraryId: query.libraryid, limit: query.limit }),
-        ),
-      ),
+      runtime.services.library.recentlyAdded({ group: query.GroupResults, libraryId: query.libraryid, limit: query.limit }),
   }),
   route({
     method: 'post',
@@ -75,12 +46,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: userIdBody,
     response: userDetailsAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const user = await userDetails(runtime.db, server.serverId, body.userid);
-      if (!user) throw AppError.notFound('User not found');
-      return user;
-    },
+    handle: ({ body, runtime }) => runtime.services.library.user(body.userid),
   }),
   route({
     method: 'post',
@@ -90,12 +56,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: libraryIdBody,
     response: libraryAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const [library] = await libraryCards(runtime.db, server.serverId, body.libraryid);
-      if (!library) throw AppError.notFound('Library not found');
-      return library;
-    },
+    handle: ({ body, runtime }) => runtime.services.library.library(body.libraryid),
   }),
   route({
     method: 'post',
@@ -105,12 +66,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const item = await itemDetails(runtime.db, server.serverId, body.Id);
-      if (!item) throw AppError.notFound('Item not found');
-      return [item];
-    },
+    handle: ({ body, runtime }) => runtime.services.library.item(body.Id),
   }),
   route({
     method: 'post',
@@ -120,7 +76,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: ({ body, runtime }) => withServer(runtime, [], (server) => seasonsOf(runtime.db, server.serverId, body.Id)),
+    handle: ({ body, runtime }) => runtime.services.library.seasons(body.Id),
   }),
   route({
     method: 'post',
@@ -130,7 +86,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: ({ body, runtime }) => withServer(runtime, [], (server) => episodesOf(runtime.db, server.serverId, body.Id)),
+    handle: ({ body, runtime }) => runtime.services.library.episodes(body.Id),
   }),
   route({
     method: 'post',
@@ -140,8 +96,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: timelineBody,
     response: timelineAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) => activityTimeline(runtime.db, server.serverId, body.userId, body.libraries)),
+    handle: ({ body, runtime }) => runtime.services.library.timeline(body.userId, body.libraries),
   }),
   route({
     method: 'delete',
@@ -151,19 +106,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: purgeBody,
     response: purgeAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const result = await purgeLibrary(
-        runtime.db,
-        server.serverId,
-        body.id,
-        { withActivity: body.withActivity, keepLibrary: false },
-        runtime.bus,
-      );
-      statisticsContext(runtime).answers.clear();
-      if (result.libraries === 0 && result.items === 0 && result.plays === 0) throw AppError.notFound('Library not found');
-      return { message: purgeMessage('library', result), ...result };
-    },
+    handle: ({ body, runtime }) => runtime.services.library.purgeLibrary(body.id, body.withActivity),
   }),
   route({
     method: 'delete',
@@ -173,18 +116,7 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: purgeBody,
     response: purgeAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const result = await purgeLibrary(
-        runtime.db,
-        server.serverId,
-        body.id,
-        { withActivity: body.withActivity, keepLibrary: true },
-        runtime.bus,
-      );
-      statisticsContext(runtime).answers.clear();
-      return { message: purgeMessage('library items', result), ...result };
-    },
+    handle: ({ body, runtime }) => runtime.services.library.purgeLibraryItems(body.id, body.withActivity),
   }),
   route({
     method: 'delete',
@@ -194,12 +126,6 @@ export const libraryRoutes = [
     access: 'authenticated',
     body: purgeBody,
     response: purgeAnswer,
-    handle: async ({ body, runtime }) => {
-      const server = await requireServer(runtime);
-      const result = await purgeItem(runtime.db, server.serverId, body.id, body.withActivity, runtime.bus);
-      statisticsContext(runtime).answers.clear();
-      if (result.items === 0 && result.plays === 0) throw AppError.notFound('Item not found');
-      return { message: purgeMessage('item', result), ...result };
-    },
+    handle: ({ body, runtime }) => runtime.services.library.purgeItem(body.id, body.withActivity),
   }),
 ];

@@ -1,23 +1,4 @@
-import {
-  allUserActivity,
-  globalStats,
-  lastPlayed,
-  libraryCards,
-  libraryGenres,
-  libraryMetadata,
-  libraryOverview,
-  playMethodCounts,
-  playMethodWindow,
-  topClients,
-  topItems,
-  topLibraries,
-  topUsers,
-  userGenres,
-  viewsChart,
-  type ChartKind,
-  type Runtime,
-  type ServerContext,
-} from '@reelstat/core';
+import type { StatisticsService } from '@reelstat/core';
 import {
   chartQuery,
   clientCardAnswer,
@@ -30,6 +11,7 @@ import {
   globalStatsAnswer,
   globalUserBody,
   itemCardAnswer,
+  itemsAnswer,
   itemTypeBody,
   lastPlayedAnswer,
   libraryCardAnswer,
@@ -45,289 +27,56 @@ import {
   userIdBody,
   viewsAnswer,
 } from '@reelstat/contract';
-import { route } from '../http/api-routes.js';
-import { libraryItemsWithStatsRoute } from './library-items-route.js';
-import { statisticsContext, withServer } from './server-context.js';
+import type { ZodType } from 'zod';
+import { route, type AnyRoute } from '../http/api-routes.js';
 
-const tag = 'statistics';
-const zone = (runtime: Runtime, tz: string | undefined) => statisticsContext(runtime).timeZone(tz);
-
-/** A window of days in a zone, answered from the answer cache when nothing it depends on changed. */
-function dayWindow<T>(
-  runtime: Runtime,
-  server: ServerContext,
-  call: string,
-  body: { days: number; tz?: string | undefined },
-  read: (tz: string) => Promise<T>,
-) {
-  const tz = zone(runtime, body.tz);
-  return statisticsContext(runtime).cachedDayWindow(server, call, tz, body, () => read(tz));
-}
-
-function chartRoute(path: string, kind: ChartKind, summary: string) {
+/**
+ * A statistics read: a route that parses its input (the body of a POST, the query of a GET), needs a login
+ * and answers what the statistics service answers.
+ */
+function read<Input, Result>(
+  method: 'get' | 'post',
+  path: string,
+  summary: string,
+  input: ZodType<Input> | undefined,
+  response: ZodType<Result>,
+  answer: (stats: StatisticsService, input: Input) => Promise<Result>,
+): AnyRoute {
   return route({
-    method: 'get',
+    method,
     path,
-    tag,
+    tag: 'statistics',
     summary,
     access: 'authenticated',
-    query: chartQuery,
-    response: viewsAnswer,
-    handle: ({ query, runtime }) =>
-      withServer(runtime, { stats: [], libraries: [] }, (server) => {
-        const tz = zone(runtime, query.tz);
-        return statisticsContext(runtime).cachedDayWindow(server, path, tz, query.days, () =>
-          viewsChart(runtime.db, server.serverId, tz, query.days, kind),
-        );
-      }),
+    ...(input ? (method === 'get' ? { query: input } : { body: input }) : {}),
+    response,
+    handle: ({ body, query, runtime }) => answer(runtime.services.statistics, (method === 'get' ? query : body) as Input),
   });
 }
 
-export const statsRoutes = [
-  route({
-    method: 'post',
-    path: '/stats/getMostViewedByType',
-    tag,
-    summary: 'Top 5 movies, series or tracks by plays over a window of days',
-    access: 'authenticated',
-    body: itemTypeBody,
-    response: itemCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'topItems, body.type, plays', body, (tz) =>
-          topItems(runtime.db, server.serverId, tz, body.days, body.type, 'plays'),
-        ),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getMostPopularByType',
-    tag,
-    summary: 'Top 5 movies, series or tracks by distinct viewers over a window of days',
-    access: 'authenticated',
-    body: itemTypeBody,
-    response: itemCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'topItems, body.type, viewers', body, (tz) =>
-          topItems(runtime.db, server.serverId, tz, body.days, body.type, 'viewers'),
-        ),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getMostViewedLibraries',
-    tag,
-    summary: 'Top 5 libraries by plays over a window of days',
-    access: 'authenticated',
-    body: daysBody,
-    response: libraryCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'topLibraries', body, (tz) => topLibraries(runtime.db, server.serverId, tz, body.days)),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getMostUsedClient',
-    tag,
-    summary: 'Top 5 clients by plays over a window of days',
-    access: 'authenticated',
-    body: daysBody,
-    response: clientCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'topClients', body, (tz) => topClients(runtime.db, server.serverId, tz, body.days)),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getMostActiveUsers',
-    tag,
-    summary: 'Top 5 users by plays over a window of days',
-    access: 'authenticated',
-    body: daysBody,
-    response: userCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'topUsers', body, (tz) => topUsers(runtime.db, server.serverId, tz, body.days)),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getPlaybackMethodStats',
-    tag,
-    summary: 'Plays per playback method over a window of days',
-    access: 'authenticated',
-    body: daysBody,
-    response: playMethodCardAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, [], (server) =>
-        dayWindow(runtime, server, 'playMethodCounts', body, (tz) => playMethodCounts(runtime.db, server.serverId, tz, body.days)),
-      ),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getLibraryOverview',
-    tag,
-    summary: 'Content counts per library (movies, series, seasons, episodes, tracks)',
-    access: 'authenticated',
-    response: libraryOverviewAnswer,
-    handle: ({ runtime }) =>
-      withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'libraryOverview', null, () => libraryOverview(runtime.db, server.serverId)),
-      ),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getLibraryMetadata',
-    tag,
-    summary: 'Files and bytes per library',
-    access: 'authenticated',
-    response: libraryMetadataAnswer,
-    handle: ({ runtime }) =>
-      withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'libraryMetadata', null, () => libraryMetadata(runtime.db, server.serverId)),
-      ),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getLibraryCardStats',
-    tag,
-    summary: 'Library cards: content, runtime, all-time plays and last activity',
-    access: 'authenticated',
-    response: libraryCardStatsAnswer,
-    handle: ({ runtime }) =>
-      withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'libraryCards', null, () => libraryCards(runtime.db, server.serverId)),
-      ),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getAllUserActivity',
-    tag,
-    summary: 'The users table: all-time plays and watch time, last play and last seen',
-    access: 'authenticated',
-    response: userActivityAnswer,
-    handle: ({ runtime }) =>
-      withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'allUserActivity', null, () => allUserActivity(runtime.db, server.serverId)),
-      ),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getUserLastPlayed',
-    tag,
-    summary: 'The last 15 different things a user played',
-    access: 'authenticated',
-    body: userIdBody,
-    response: lastPlayedAnswer,
-    handle: ({ body, runtime }) => withServer(runtime, [], (server) => lastPlayed(runtime.db, server.serverId, 'user', body.userid)),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getLibraryLastPlayed',
-    tag,
-    summary: 'The last 15 different things played in a library',
-    access: 'authenticated',
-    body: libraryIdBody,
-    response: lastPlayedAnswer,
-    handle: ({ body, runtime }) => withServer(runtime, [], (server) => lastPlayed(runtime.db, server.serverId, 'library', body.libraryid)),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getGlobalUserStats',
-    tag,
-    summary: "A user's plays and watched seconds over the last hours (9999 days: all time)",
-    access: 'authenticated',
-    body: globalUserBody,
-    response: globalStatsAnswer,
-    handle: async ({ body, runtime }) => ({
-      ...(await withServer(runtime, { Plays: 0, total_playback_duration: 0 }, (server) =>
-        globalStats(runtime.db, server.serverId, 'user', body.userid, body.hours),
-      )),
-      UserId: body.userid,
-    }),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getGlobalLibraryStats',
-    tag,
-    summary: "A library's plays and watched seconds over the last hours",
-    access: 'authenticated',
-    body: globalLibraryBody,
-    response: globalStatsAnswer,
-    handle: async ({ body, runtime }) => ({
-      ...(await withServer(runtime, { Plays: 0, total_playback_duration: 0 }, (server) =>
-        globalStats(runtime.db, server.serverId, 'library', body.libraryid, body.hours, (key, compute) =>
-          statisticsContext(runtime).cachedContent(server, key, null, compute),
-        ),
-      )),
-      LibraryId: body.libraryid,
-    }),
-  }),
-  route({
-    method: 'post',
-    path: '/stats/getGlobalItemStats',
-    tag,
-    summary: "An item's plays and watched seconds over the last hours (a series or season includes its episodes)",
-    access: 'authenticated',
-    body: globalItemBody,
-    response: globalStatsAnswer,
-    handle: async ({ body, runtime }) => ({
-      ...(await withServer(runtime, { Plays: 0, total_playback_duration: 0 }, (server) =>
-        globalStats(runtime.db, server.serverId, 'item', body.itemid, body.hours),
-      )),
-      ItemId: body.itemid,
-    }),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getGenreUserStats',
-    tag,
-    summary: "A user's genres: the top 15 by watched seconds and the top 15 by plays",
-    access: 'authenticated',
-    query: genreUserQuery,
-    response: genreStatsAnswer,
-    handle: async ({ query, runtime }) => ({
-      results: await withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'userGenres', query.userid, () =>
-          userGenres(runtime.db, server.serverId, query.userid),
-        ),
-      ),
-    }),
-  }),
-  route({
-    method: 'get',
-    path: '/stats/getGenreLibraryStats',
-    tag,
-    summary: "A library's genres: the top 15 by watched seconds and the top 15 by plays",
-    access: 'authenticated',
-    query: genreLibraryQuery,
-    response: genreStatsAnswer,
-    handle: async ({ query, runtime }) => ({
-      results: await withServer(runtime, [], (server) =>
-        statisticsContext(runtime).cachedContent(server, 'libraryGenres', query.libraryid, () =>
-          libraryGenres(runtime.db, server.serverId, query.libraryid),
-        ),
-      ),
-    }),
-  }),
-  libraryItemsWithStatsRoute,
-  route({
-    method: 'post',
-    path: '/stats/getLibraryItemsPlayMethodStats',
-    tag,
-    summary: 'Plays and watched seconds per playback method in a library over the last hours',
-    access: 'authenticated',
-    body: playMethodStatsBody,
-    response: playMethodStatsAnswer,
-    handle: ({ body, runtime }) =>
-      withServer(runtime, { stats: [], types: [] as string[] }, (server) =>
-        playMethodWindow(runtime.db, server.serverId, body.libraryid, body.hours),
-      ),
-  }),
-  chartRoute('/stats/getViewsOverTime', 'day', 'Plays and watched seconds per library per day of the window, in a time zone'),
-  chartRoute('/stats/getViewsByDays', 'weekday', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone'),
-  chartRoute('/stats/getViewsByHour', 'hour', 'Plays and watched seconds per library per hour of the day, in a time zone'),
+/** SPEC.md §7 `/stats/*`, one row each, in the order of the OpenAPI document. */
+// prettier-ignore
+export const statsRoutes: AnyRoute[] = [
+  read('post', '/stats/getMostViewedByType', 'Top 5 movies, series or tracks by plays over a window of days', itemTypeBody, itemCardAnswer, (s, body) => s.mostViewedByType(body)),
+  read('post', '/stats/getMostPopularByType', 'Top 5 movies, series or tracks by distinct viewers over a window of days', itemTypeBody, itemCardAnswer, (s, body) => s.mostPopularByType(body)),
+  read('post', '/stats/getMostViewedLibraries', 'Top 5 libraries by plays over a window of days', daysBody, libraryCardAnswer, (s, body) => s.mostViewedLibraries(body)),
+  read('post', '/stats/getMostUsedClient', 'Top 5 clients by plays over a window of days', daysBody, clientCardAnswer, (s, body) => s.mostUsedClients(body)),
+  read('post', '/stats/getMostActiveUsers', 'Top 5 users by plays over a window of days', daysBody, userCardAnswer, (s, body) => s.mostActiveUsers(body)),
+  read('post', '/stats/getPlaybackMethodStats', 'Plays per playback method over a window of days', daysBody, playMethodCardAnswer, (s, body) => s.playbackMethods(body)),
+  read('get', '/stats/getLibraryOverview', 'Content counts per library (movies, series, seasons, episodes, tracks)', undefined, libraryOverviewAnswer, (s) => s.libraryOverview()),
+  read('get', '/stats/getLibraryMetadata', 'Files and bytes per library', undefined, libraryMetadataAnswer, (s) => s.libraryMetadata()),
+  read('get', '/stats/getLibraryCardStats', 'Library cards: content, runtime, all-time plays and last activity', undefined, libraryCardStatsAnswer, (s) => s.libraryCards()),
+  read('get', '/stats/getAllUserActivity', 'The users table: all-time plays and watch time, last play and last seen', undefined, userActivityAnswer, (s) => s.allUserActivity()),
+  read('post', '/stats/getUserLastPlayed', 'The last 15 different things a user played', userIdBody, lastPlayedAnswer, (s, body) => s.userLastPlayed(body.userid)),
+  read('post', '/stats/getLibraryLastPlayed', 'The last 15 different things played in a library', libraryIdBody, lastPlayedAnswer, (s, body) => s.libraryLastPlayed(body.libraryid)),
+  read('post', '/stats/getGlobalUserStats', "A user's plays and watched seconds over the last hours (9999 days: all time)", globalUserBody, globalStatsAnswer, (s, body) => s.userTotals(body.userid, body.hours)),
+  read('post', '/stats/getGlobalLibraryStats', "A library's plays and watched seconds over the last hours", globalLibraryBody, globalStatsAnswer, (s, body) => s.libraryTotals(body.libraryid, body.hours)),
+  read('post', '/stats/getGlobalItemStats', "An item's plays and watched seconds over the last hours (a series or season includes its episodes)", globalItemBody, globalStatsAnswer, (s, body) => s.itemTotals(body.itemid, body.hours)),
+  read('get', '/stats/getGenreUserStats', "A user's genres: the top 15 by watched seconds and the top 15 by plays", genreUserQuery, genreStatsAnswer, (s, query) => s.userGenres(query.userid)),
+  read('get', '/stats/getGenreLibraryStats', "A library's genres: the top 15 by watched seconds and the top 15 by plays", genreLibraryQuery, genreStatsAnswer, (s, query) => s.libraryGenres(query.libraryid)),
+  read('post', '/stats/getLibraryItemsWithStats', "A library's movies, series or tracks with all-time plays and watched seconds", libraryIdBody, itemsAnswer, (s, body) => s.libraryItems(body.libraryid)),
+  read('post', '/stats/getLibraryItemsPlayMethodStats', 'Plays and watched seconds per playback method in a library over the last hours', playMethodStatsBody, playMethodStatsAnswer, (s, body) => s.libraryPlaybackMethods(body.libraryid, body.hours)),
+  read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone', chartQuery, viewsAnswer, (s, query) => s.views('day', query)),
+  read('get', '/stats/getViewsByDays', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone', chartQuery, viewsAnswer, (s, query) => s.views('weekday', query)),
+  read('get', '/stats/getViewsByHour', 'Plays and watched seconds per library per hour of the day, in a time zone', chartQuery, viewsAnswer, (s, query) => s.views('hour', query)),
 ];

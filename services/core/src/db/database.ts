@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { Sequelize, QueryTypes, type Transaction } from 'sequelize';
 import type { Logger } from '../logging/logger.js';
-import { defineModels, type Models } from './models.js';
 
 // BIGINT counters (sizes, ticks, sums) fit comfortably in a double for our ranges; return them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -9,7 +8,6 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 export interface Database {
   sequelize: Sequelize;
-  models: Models;
   /** Hand-written SQL with bound parameters ($1, $2 … or $name). Returns rows. */
   query<Row extends object = Record<string, unknown>>(
     sql: string,
@@ -33,7 +31,6 @@ export function openDatabase(url: string, logger: Logger, options: { poolMax?: n
   });
   return {
     sequelize,
-    models: defineModels(sequelize),
     url,
     async query<Row extends object>(sql: string, bind?: unknown[] | Record<string, unknown>, transaction?: Transaction) {
       return sequelize.query<Row>(sql, { bind: bind as never, type: QueryTypes.SELECT, transaction: transaction ?? null, raw: true });

@@ -65,7 +65,7 @@ export class Runtime {
       this.queue = new InProcessQueue(this.logger.child({ component: 'queue' }));
       this.bus = new InProcessBus();
     }
-    this.services = createServices(this.config, this.db, this.logger);
+    this.services = createServices(this.config, this.db, this.logger, this.bus);
   }
 
   async migrate(): Promise<void> {

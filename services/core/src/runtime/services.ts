@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/load-config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
+import type { EventBus } from '../bus/event-bus.js';
 import { AuthService } from '../auth/auth-service.js';
 import { ApiKeyService } from '../auth/api-key-service.js';
 import { InMemoryLoginRateLimiter, RedisLoginRateLimiter, type LoginRateLimiter } from '../auth/login-rate-limiter.js';
@@ -10,6 +11,10 @@ import { MediaServerLinks } from '../media-servers/media-server-links.js';
 import { SecretBox } from '../security/secret-box.js';
 import { UpdateChecker } from '../updates/update-check.js';
 import { TrackedLibraries } from '../sync/tracked-libraries.js';
+import { StatisticsContext } from '../stats/statistics-context.js';
+import { StatisticsService } from '../stats/statistics-service.js';
+import { HistoryService } from '../history/history-service.js';
+import { LibraryService } from '../library/library-service.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -19,10 +24,13 @@ export interface Services {
   mediaServers: MediaServerLinks;
   updates: UpdateChecker;
   trackedLibraries: TrackedLibraries;
+  statistics: StatisticsService;
+  history: HistoryService;
+  library: LibraryService;
   close(): Promise<void>;
 }
 
-export function createServices(config: AppConfig, db: Database, logger: Logger): Services {
+export function createServices(config: AppConfig, db: Database, logger: Logger, bus?: EventBus): Services {
   const windowMs = config.loginLockoutMinutes * 60_000;
   let redis: Redis | undefined;
   let limiter: LoginRateLimiter;
@@ -33,6 +41,8 @@ export function createServices(config: AppConfig, db: Database, logger: Logger):
   } else {
     limiter = new InMemoryLoginRateLimiter(config.loginMaxFailures, windowMs);
   }
+  // One read context per process: the statistics, history and library services share its answer cache.
+  const reads = new StatisticsContext(db, config.timeZone);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
@@ -40,6 +50,9 @@ export function createServices(config: AppConfig, db: Database, logger: Logger):
     mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
+    statistics: new StatisticsService(db, reads),
+    history: new HistoryService(db, reads, bus),
+    library: new LibraryService(db, reads, bus),
     async close() {
       await redis?.quit().catch(() => undefined);
     },

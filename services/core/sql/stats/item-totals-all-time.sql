@@ -1,0 +1,1 @@
+SELECT plays, played_seconds FROM play_totals WHERE server_id = $1 AND scope = $2 AND key = $3;
