@@ -5,6 +5,7 @@ import { activityMonitor } from './0003-activity-monitor.js';
 import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
+import { managedMediaServers } from './0011-managed-media-servers.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -13,4 +14,12 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const migrations: Migration[] = [initialSchema, syncAndTasks, activityMonitor, statisticsSchema, timelineIndex, dailyRollups];
+export const migrations: Migration[] = [
+  initialSchema,
+  syncAndTasks,
+  activityMonitor,
+  statisticsSchema,
+  timelineIndex,
+  dailyRollups,
+  managedMediaServers,
+];
