@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../test-services.js';
@@ -173,5 +175,29 @@ describe('FakeKubeApiServer', () => {
     const secret = await core.readNamespacedSecret({ name: 'jellyfin', namespace: 'media' });
     expect(secret.metadata?.name).toBe('jellyfin');
     await expect(core.readNamespacedSecret({ name: 'missing', namespace: 'media' })).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('accepts the CRD and the examples in deploy/examples as kubectl apply would send them', async () => {
+    const fresh = new FakeKubeApiServer();
+    await fresh.start();
+    const post = (path: string, body: unknown) =>
+      fetch(`${fresh.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fresh.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', loadCrdFile())).status).toBe(201);
+    const examples = yaml.loadAll(
+      readFileSync(new URL('../../../../../deploy/examples/mediastatsserver.yaml', import.meta.url), 'utf8'),
+    ) as Array<{
+      kind: string;
+      metadata: { namespace: string };
+    }>;
+    const paths: Record<string, string> = {
+      Secret: '/api/v1/namespaces/reelstat/secrets',
+      MediaStatsServer: '/apis/reelstat.io/v1alpha1/namespaces/reelstat/mediastatsservers',
+    };
+    for (const example of examples) expect((await post(paths[example.kind]!, example)).status, example.kind).toBe(201);
+    await fresh.stop();
   });
 });

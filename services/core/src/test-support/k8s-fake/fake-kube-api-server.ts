@@ -179,6 +179,14 @@ export class FakeKubeApiServer {
         'Invalid',
         `metadata.name: Invalid value: "${object.metadata.name}": must be a lowercase RFC 1123 subdomain`,
       );
+    if (type.kind === 'Secret' && object.stringData && typeof object.stringData === 'object') {
+      // As the API server does: stringData is write-only, merged into data (base64).
+      const data = { ...((object.data as Record<string, string> | undefined) ?? {}) };
+      for (const [key, value] of Object.entries(object.stringData as Record<string, string>))
+        data[key] = Buffer.from(String(value)).toString('base64');
+      object.data = data;
+      delete object.stringData;
+    }
     if (type.schema) {
       const problems = validateAndDefault(type.schema, object);
       if (problems.length)
