@@ -12,6 +12,8 @@ export const configAnswer = z.object({
   IS_JELLYFIN: z.boolean(),
   /** Who manages the media-server link: the settings screen, environment variables, or Kubernetes (read-only). */
   MANAGED_BY: z.enum(['ui', 'environment', 'kubernetes']).nullable(),
+  /** For a link managed by Kubernetes: its MediaStatsServer as "namespace/name". */
+  MANAGED_REF: z.string().nullable().optional(),
   settings: z.object({
     EXTERNAL_URL: z.string(),
     ServerID: z.string().nullable(),

@@ -12,6 +12,8 @@ export * from './bus/in-process-bus.js';
 export * from './bus/redis-bus.js';
 export * from './leader/leader-elector.js';
 export * from './leader/postgres-advisory-leader.js';
+export * from './leader/kubernetes-lease-leader.js';
+export * from './kubernetes/kube-config.js';
 export * from './metrics/metrics.js';
 export * from './runtime/role.js';
 export * from './runtime/runtime.js';

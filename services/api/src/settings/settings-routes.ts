@@ -43,6 +43,7 @@ export const settingsRoutes = [
         REQUIRE_LOGIN: requireLogin,
         IS_JELLYFIN: link ? link.kind === 'jellyfin' : true,
         MANAGED_BY: link?.managedBy ?? null,
+        MANAGED_REF: link?.managedRef ?? null,
         settings: {
           EXTERNAL_URL: externalUrl,
           ServerID: link?.remoteServerId ?? null,
@@ -65,7 +66,7 @@ export const settingsRoutes = [
       const current = await runtime.services.mediaServers.getDefault();
       if (current && current.managedBy !== 'ui') {
         throw AppError.conflict(
-          `The media server is managed by ${current.managedBy === 'kubernetes' ? 'Kubernetes' : 'environment variables'}; change it there`,
+          `The media server is managed by ${current.managedBy === 'kubernetes' ? `Kubernetes (${current.managedRef ?? 'MediaStatsServer'})` : 'environment variables'}; change it there`,
         );
       }
       const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);

@@ -97,7 +97,8 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
   };
 
   const refreshServers = async () => {
-    const links = await runtime.services.mediaServers.list();
+    // Suspended links (e.g. a MediaStatsServer with suspend: true) are not monitored.
+    const links = (await runtime.services.mediaServers.list()).filter((link) => !link.suspended);
     const current = new Map(links.map((link) => [link.id, link]));
     for (const [id, running] of monitors) {
       const link = current.get(id);

@@ -88,8 +88,19 @@ export const envSchema = z.object({
     .transform((roles) => [...new Set(roles)]),
   METRICS_ENABLED: booleanText.default(true),
   METRICS_PUBLIC: booleanText.default(true),
-  LEADER_ELECTION: z.enum(['auto', 'postgres', 'none'], { error: 'must be auto, postgres or none' }).default('auto'),
+  LEADER_ELECTION: z.enum(['auto', 'postgres', 'lease', 'none'], { error: 'must be auto, postgres, lease or none' }).default('auto'),
   LEADER_LOCK_RENEW_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  LEADER_LEASE_DURATION_MS: z.coerce.number().int().min(500).max(300_000).default(15_000),
+  LEADER_LEASE_RENEW_DEADLINE_MS: z.coerce.number().int().min(300).max(300_000).default(10_000),
+  LEADER_LEASE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  KUBECONFIG: z.string().trim().min(1).optional(),
+  KUBERNETES_SERVICE_HOST: z.string().trim().min(1).optional(),
+  POD_NAME: z.string().trim().min(1).max(253).optional(),
+  POD_NAMESPACE: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
   INSTANCE_ID: z.string().trim().min(1).optional(),
   GEOLITE_ACCOUNT_ID: z

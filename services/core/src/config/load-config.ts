@@ -32,6 +32,13 @@ export interface AppConfig {
   metricsPublic: boolean;
   leaderElection: Env['LEADER_ELECTION'];
   leaderLockRenewMs: number;
+  /** Kubernetes Lease election timings (client-go's defaults: 15 s, 10 s, 2 s). */
+  leaderLease: { durationMs: number; renewDeadlineMs: number; retryMs: number };
+  /**
+   * How to reach the Kubernetes API: inside a pod (KUBERNETES_SERVICE_HOST set) its service account; outside,
+   * KUBECONFIG or ~/.kube/config. namespace: POD_NAMESPACE, else the kubeconfig context's (or the pod's).
+   */
+  kubernetes: { inCluster: boolean; kubeconfigPath: string | undefined; namespace: string | undefined; podName: string | undefined };
   shutdownTimeoutMs: number;
   instanceId: string;
   /** True when PostgreSQL is started by Reelstat itself (no DATABASE_URL). */
@@ -97,6 +104,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         problems.push(`${a} and ${b} go together: set both or neither`);
     }
   }
+  if (parsed.success) {
+    const { LEADER_LEASE_DURATION_MS: duration, LEADER_LEASE_RENEW_DEADLINE_MS: deadline, LEADER_LEASE_RETRY_MS: retry } = parsed.data;
+    // The leader must give up before anyone may take over, and must get several tries before giving up.
+    if (!(retry < deadline && deadline < duration))
+      problems.push('LEADER_LEASE_RETRY_MS < LEADER_LEASE_RENEW_DEADLINE_MS < LEADER_LEASE_DURATION_MS must hold');
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const values = parsed.data;
   const dataDir = path.resolve(values.DATA_DIR);
@@ -129,6 +142,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsPublic: values.METRICS_PUBLIC,
     leaderElection: values.LEADER_ELECTION,
     leaderLockRenewMs: values.LEADER_LOCK_RENEW_MS,
+    leaderLease: {
+      durationMs: values.LEADER_LEASE_DURATION_MS,
+      renewDeadlineMs: values.LEADER_LEASE_RENEW_DEADLINE_MS,
+      retryMs: values.LEADER_LEASE_RETRY_MS,
+    },
+    kubernetes: {
+      inCluster: values.KUBERNETES_SERVICE_HOST !== undefined,
+      kubeconfigPath: values.KUBECONFIG,
+      namespace: values.POD_NAMESPACE,
+      podName: values.POD_NAME,
+    },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     instanceId: values.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     embeddedDatabase: values.DATABASE_URL === undefined,

@@ -14,36 +14,7 @@ describe('PostgresAdvisoryLeader', () => {
   const elector = (group: string, instanceId: string) =>
     new PostgresAdvisoryLeader({ databaseUrl: database.url, group, renewMs: 200, instanceId }, testLogger);
 
-  it('lets exactly one of two candidates lead, and hands over when the leader stops', async () => {
-    const a = elector('scheduler', 'a');
-    const b = elector('scheduler', 'b');
-    const changes: string[] = [];
-    a.onChange((leading) => changes.push(`a:${leading}`));
-    b.onChange((leading) => changes.push(`b:${leading}`));
-    await a.start();
-    await b.start();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect([a.isLeader, b.isLeader]).toEqual([true, false]);
-
-    const stoppedAt = Date.now();
-    await a.stop();
-    await waitUntil(() => b.isLeader);
-    expect(Date.now() - stoppedAt).toBeLessThan(3000);
-    expect(a.isLeader).toBe(false);
-    expect(changes).toEqual(['a:true', 'a:false', 'b:true']);
-    await b.stop();
-  });
-
-  it('keeps groups independent', async () => {
-    const scheduler = elector('scheduler-2', 'x');
-    const operator = elector('operator-2', 'x');
-    await scheduler.start();
-    await operator.start();
-    expect(scheduler.isLeader && operator.isLeader).toBe(true);
-    await scheduler.stop();
-    await operator.stop();
-  });
-
+  // Handing over and independent groups: leader-elector.contract.test.ts (shared with the Lease elector).
   it('steps down when its database session is killed, and a follower takes over', async () => {
     const a = elector('failover', 'a');
     const b = elector('failover', 'b');

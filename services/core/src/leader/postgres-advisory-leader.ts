@@ -42,12 +42,13 @@ export class PostgresAdvisoryLeader implements LeaderElector {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
+    // Stop leading before the lock is released, so a follower can never lead while this process still does.
+    this.setLeading(false);
     if (this.client) {
       // Closing the session releases the lock immediately.
       await this.client.end().catch(() => undefined);
       this.client = undefined;
     }
-    this.setLeading(false);
   }
 
   onChange(listener: LeadershipListener): () => void {

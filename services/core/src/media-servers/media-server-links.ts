@@ -16,6 +16,12 @@ export interface MediaServerLink {
   version: string | null;
   isDefault: boolean;
   managedBy: 'ui' | 'environment' | 'kubernetes';
+  /** For a Kubernetes-managed link: "namespace/name" of its MediaStatsServer. */
+  managedRef: string | null;
+  /** Suspended links are neither monitored nor synced. */
+  suspended: boolean;
+  /** Settings declared with the link (MediaStatsServer spec: libraries, intervals), as given. */
+  settings: Record<string, unknown>;
 }
 
 interface LinkRow {
@@ -29,6 +35,9 @@ interface LinkRow {
   version: string | null;
   is_default: boolean;
   managed_by: MediaServerLink['managedBy'];
+  managed_ref: string | null;
+  suspended: boolean;
+  settings: Record<string, unknown>;
 }
 
 export interface LinkInput {
@@ -51,8 +60,9 @@ export class MediaServerLinks {
     private readonly secrets: SecretBox,
   ) {}
 
+  /** Linked servers in use (archived ones are left out; their history stays). */
   async list(): Promise<MediaServerLink[]> {
-    const rows = await this.db.query<LinkRow>('SELECT * FROM media_servers ORDER BY is_default DESC, created_at');
+    const rows = await this.db.query<LinkRow>('SELECT * FROM media_servers WHERE archived_at IS NULL ORDER BY is_default DESC, created_at');
     return rows.map((row) => this.toLink(row));
   }
 
@@ -62,7 +72,9 @@ export class MediaServerLinks {
   }
 
   async getDefault(): Promise<MediaServerLink | undefined> {
-    const [row] = await this.db.query<LinkRow>('SELECT * FROM media_servers ORDER BY is_default DESC, created_at LIMIT 1');
+    const [row] = await this.db.query<LinkRow>(
+      'SELECT * FROM media_servers WHERE archived_at IS NULL ORDER BY is_default DESC, created_at LIMIT 1',
+    );
     return row ? this.toLink(row) : undefined;
   }
 
@@ -104,6 +116,102 @@ export class MediaServerLinks {
     return this.toLink(row!);
   }
 
+  /** The live link declared by a Kubernetes resource ("namespace/name"), if any. */
+  async getManaged(ref: string): Promise<MediaServerLink | undefined> {
+    const [row] = await this.db.query<LinkRow>('SELECT * FROM media_servers WHERE managed_ref = $1 AND archived_at IS NULL', [ref]);
+    return row ? this.toLink(row) : undefined;
+  }
+
+  /**
+   * Creates or updates the link a Kubernetes resource declares. The first live server becomes the default; a
+   * managed link adopts an unmanaged default pointing at the same media server (same remote id) instead of
+   * duplicating it, so its history continues.
+   */
+  async saveManaged(
+    ref: string,
+    input: LinkInput & { externalUrl: string | null; suspended: boolean; settings: Record<string, unknown> },
+  ): Promise<MediaServerLink> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const sealed = this.secrets.seal(input.apiKey);
+      const [existing] = await this.db.query<{ id: string }>(
+        `SELECT id FROM media_servers WHERE archived_at IS NULL AND (managed_ref = $1 OR (managed_ref IS NULL AND remote_server_id = $2))
+         ORDER BY managed_ref IS NULL LIMIT 1`,
+        [ref, input.remoteServerId ?? null],
+        transaction,
+      );
+      const [hasDefault] = await this.db.query<{ id: string }>(
+        'SELECT id FROM media_servers WHERE is_default AND archived_at IS NULL',
+        [],
+        transaction,
+      );
+      const values = [
+        input.name,
+        input.kind,
+        input.url,
+        sealed,
+        input.remoteServerId ?? null,
+        input.version ?? null,
+        ref,
+        input.externalUrl,
+        input.suspended,
+        JSON.stringify(input.settings),
+      ];
+      if (existing) {
+        const [row] = await this.db.query<LinkRow>(
+          `UPDATE media_servers SET name = $2, kind = $3, url = $4, api_key_encrypted = $5, remote_server_id = COALESCE($6, remote_server_id),
+             version = COALESCE($7, version), managed_by = 'kubernetes', managed_ref = $8, external_url = $9, suspended = $10, settings = $11,
+             updated_at = now() WHERE id = $1 RETURNING *`,
+          [existing.id, ...values],
+          transaction,
+        );
+        return this.toLink(row!);
+      }
+      const [row] = await this.db.query<LinkRow>(
+        `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, remote_server_id, version, managed_by, managed_ref, external_url,
+           suspended, settings, is_default)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'kubernetes', $8, $9, $10, $11, $12) RETURNING *`,
+        [randomUUID(), ...values, !hasDefault],
+        transaction,
+      );
+      return this.toLink(row!);
+    });
+  }
+
+  /** Suspends or resumes a link (monitoring and sync stop while suspended). */
+  async setSuspended(id: string, suspended: boolean): Promise<void> {
+    await this.db.query('UPDATE media_servers SET suspended = $2, updated_at = now() WHERE id = $1', [id, suspended]);
+  }
+
+  /**
+   * Takes a link out of use: no monitoring, no sync, not listed; its history and library rows stay. If it was
+   * the default, the oldest remaining live link becomes the default.
+   */
+  async archive(id: string): Promise<void> {
+    await this.db.sequelize.transaction(async (transaction) => {
+      await this.db.query(
+        'UPDATE media_servers SET archived_at = now(), is_default = false, updated_at = now() WHERE id = $1 AND archived_at IS NULL',
+        [id],
+        transaction,
+      );
+      await this.db.query(
+        `UPDATE media_servers SET is_default = true WHERE id = (SELECT id FROM media_servers WHERE archived_at IS NULL ORDER BY created_at LIMIT 1)
+           AND NOT EXISTS (SELECT 1 FROM media_servers WHERE is_default AND archived_at IS NULL)`,
+        [],
+        transaction,
+      );
+    });
+  }
+
+  /** What the operator reports in a MediaStatsServer's status: plays in progress and when a sync last recorded progress. */
+  async activity(id: string): Promise<{ activeSessions: number; lastSyncAt: Date | null }> {
+    const [row] = await this.db.query<{ active: number; last_sync: Date | null }>(
+      `SELECT (SELECT count(*)::int FROM live_sessions WHERE server_id = $1) AS active,
+              (SELECT max(updated_at) FROM sync_cursors WHERE server_id = $1) AS last_sync`,
+      [id],
+    );
+    return { activeSessions: row?.active ?? 0, lastSyncAt: row?.last_sync ?? null };
+  }
+
   async setExternalUrl(id: string, externalUrl: string | null): Promise<void> {
     await this.db.query('UPDATE media_servers SET external_url = $2, updated_at = now() WHERE id = $1', [id, externalUrl]);
   }
@@ -120,6 +228,9 @@ export class MediaServerLinks {
       version: row.version,
       isDefault: row.is_default,
       managedBy: row.managed_by,
+      managedRef: row.managed_ref,
+      suspended: row.suspended,
+      settings: row.settings,
     };
   }
 }

@@ -12,6 +12,8 @@ import { InProcessBus } from '../bus/in-process-bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
 import { AlwaysLeader, type LeaderElector } from '../leader/leader-elector.js';
 import { PostgresAdvisoryLeader } from '../leader/postgres-advisory-leader.js';
+import { KubernetesLeaseLeader } from '../leader/kubernetes-lease-leader.js';
+import { loadKubernetesAccess, type KubernetesAccess } from '../kubernetes/kube-config.js';
 import { Metrics } from '../metrics/metrics.js';
 import { createServices, type Services } from './services.js';
 
@@ -29,6 +31,7 @@ export class Runtime {
   private embedded: EmbeddedPostgres | undefined;
   migrated = false;
   private readonly closers: Array<() => Promise<void>> = [];
+  private kubernetesAccess: KubernetesAccess | undefined;
 
   constructor(
     readonly config: AppConfig,
@@ -73,16 +76,45 @@ export class Runtime {
     this.migrated = true;
   }
 
+  /** Credentials and namespace for the Kubernetes API (loaded on first use: only the operator and Lease election need it). */
+  get kubernetes(): KubernetesAccess {
+    this.kubernetesAccess ??= loadKubernetesAccess(this.config);
+    return this.kubernetesAccess;
+  }
+
+  /** Which election this process uses: a Lease in a pod (or when asked), none for one embedded process, else PostgreSQL. */
+  get leaderElectionKind(): LeaderElector['kind'] {
+    const { leaderElection } = this.config;
+    if (leaderElection === 'lease' || (leaderElection === 'auto' && this.config.kubernetes.inCluster)) return 'kubernetes-lease';
+    if (leaderElection === 'none' || (leaderElection === 'auto' && this.config.embeddedDatabase)) return 'always';
+    return 'postgres-advisory-lock';
+  }
+
   /** A leader elector for a group of processes ('scheduler', 'operator'). */
   createLeaderElector(group: string): LeaderElector {
-    const { leaderElection } = this.config;
-    const elector: LeaderElector =
-      leaderElection === 'none' || (leaderElection === 'auto' && this.config.embeddedDatabase)
-        ? new AlwaysLeader()
-        : new PostgresAdvisoryLeader(
-            { databaseUrl: this.db.url, group, renewMs: this.config.leaderLockRenewMs, instanceId: this.config.instanceId },
-            this.logger.child({ component: 'leader', group }),
-          );
+    const logger = this.logger.child({ component: 'leader', group });
+    let elector: LeaderElector;
+    switch (this.leaderElectionKind) {
+      case 'kubernetes-lease':
+        elector = new KubernetesLeaseLeader(
+          {
+            ...this.kubernetes,
+            group,
+            identity: this.config.kubernetes.podName ?? this.config.instanceId,
+            timings: this.config.leaderLease,
+          },
+          logger,
+        );
+        break;
+      case 'always':
+        elector = new AlwaysLeader();
+        break;
+      default:
+        elector = new PostgresAdvisoryLeader(
+          { databaseUrl: this.db.url, group, renewMs: this.config.leaderLockRenewMs, instanceId: this.config.instanceId },
+          logger,
+        );
+    }
     elector.onChange((leading) => this.metrics.leaderStatus.set({ group }, leading ? 1 : 0));
     this.metrics.leaderStatus.set({ group }, 0);
     return elector;

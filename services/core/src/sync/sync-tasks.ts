@@ -10,8 +10,10 @@ import { clientFor, type SyncReporter } from './sync-context.js';
 export const LIBRARY_SYNC_GROUP = 'task-library-sync';
 
 async function eachServer(context: TaskContext, work: (link: MediaServerLink, reporter: SyncReporter) => Promise<string>): Promise<string> {
-  const links = await context.runtime.services.mediaServers.list();
-  if (links.length === 0) throw new Error('No media server is linked yet');
+  const all = await context.runtime.services.mediaServers.list();
+  if (all.length === 0) throw new Error('No media server is linked yet');
+  // Suspended links (a MediaStatsServer with suspend: true) are not synced.
+  const links = all.filter((link) => !link.suspended);
   const done: string[] = [];
   const failed: string[] = [];
   for (const [index, link] of links.entries()) {

@@ -38,6 +38,9 @@ export async function linkSimulator(
     remoteServerId: null,
     version: null,
     isDefault: false,
+    managedRef: null,
+    suspended: false,
+    settings: {},
     managedBy: 'ui',
   };
 }

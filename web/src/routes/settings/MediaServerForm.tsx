@@ -15,6 +15,8 @@ export function MediaServerForm() {
   const config = useConfig();
   const admins = useAdminUsers();
   const managed = config.data?.MANAGED_BY && config.data.MANAGED_BY !== 'ui' ? config.data.MANAGED_BY : null;
+  // "Managed by Kubernetes (namespace/name)": the MediaStatsServer to edit instead.
+  const managedBy = managed === 'kubernetes' ? `Kubernetes${config.data?.MANAGED_REF ? ` (${config.data.MANAGED_REF})` : ''}` : managed;
   const [host, setHost] = useState('');
   const [key, setKey] = useState('');
   const [external, setExternal] = useState('');
@@ -50,7 +52,7 @@ export function MediaServerForm() {
         }}
       >
         <h3 className="font-semibold text-white">{t('settings.general.mediaServer')}</h3>
-        {managed && <p className="text-sm text-amber-300">{t('settings.general.managedBy', { by: managed })}</p>}
+        {managed && <p className="text-sm text-amber-300">{t('settings.general.managedBy', { by: managedBy })}</p>}
         <div>
           <label htmlFor="settings-host" className="label">
             {t('settings.general.serverUrl')}

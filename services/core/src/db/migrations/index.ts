@@ -6,6 +6,7 @@ import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
+import { managedMediaServers } from './0011-managed-media-servers.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   timelineIndex,
   dailyRollups,
   historyAtPlayEnd,
+  managedMediaServers,
 ];
