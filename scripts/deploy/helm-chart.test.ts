@@ -145,16 +145,18 @@ describe('Helm chart charts/reelstat', () => {
     expect(operatorRoles.map((r) => r.metadata.namespace).sort()).toEqual(['default', 'media']);
     for (const role of operatorRoles) {
       const rules = role.rules as PolicyRule[];
-      expect(rules).toContainEqual({ apiGroups: ['reelstat.io'], resources: ['mediastatsservers'], verbs: ['get', 'list', 'watch', 'update', 'patch'] });
+      expect(rules).toContainEqual({
+        apiGroups: ['reelstat.io'],
+        resources: ['mediastatsservers'],
+        verbs: ['get', 'list', 'watch', 'update', 'patch'],
+      });
       expect(rules).toContainEqual({
         apiGroups: ['reelstat.io'],
         resources: ['mediastatsservers/status'],
         verbs: ['get', 'update', 'patch'],
       });
       const secrets = rules.filter((rule) => rule.resources.includes('secrets'));
-      expect(secrets).toEqual([
-        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
-      ]);
+      expect(secrets).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }]);
     }
     for (const rule of objects.filter((o) => o.kind === 'Role').flatMap((r) => r.rules as PolicyRule[])) {
       expect(rule.verbs).not.toContain('*');
