@@ -34,6 +34,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('turns the update check off with UPDATE_CHECK_URL= (empty), as documented', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), UPDATE_CHECK_URL: '' }).updateCheckUrl).toBe('');
+    expect(loadConfig({ DATA_DIR: tempDir(), UPDATE_CHECK_URL: '  ' }).updateCheckUrl).toBe('');
+    expect(loadConfig({ DATA_DIR: tempDir() }).updateCheckUrl).toMatch(/^https:\/\//);
+  });
+
   it('generates JWT_SECRET once under DATA_DIR and reuses it', () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir }).jwtSecret;

@@ -56,6 +56,9 @@ export class ConfigError extends Error {
 
 const FILE_SUFFIX = '_FILE';
 
+/** Variables whose empty value means something (off), so `NAME=` is not the same as leaving NAME unset. */
+const EMPTY_IS_A_VALUE = new Set(['UPDATE_CHECK_URL']);
+
 /**
  * Reads <NAME> or <NAME>_FILE for every known variable. Both set is an error (which one wins would be a guess).
  */
@@ -74,7 +77,7 @@ function resolveRawEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<strin
       } catch (error) {
         problems.push(`${name}${FILE_SUFFIX}: cannot read ${filePath} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       }
-    } else if (direct !== undefined && direct !== '') {
+    } else if (direct !== undefined && (direct !== '' || EMPTY_IS_A_VALUE.has(name))) {
       raw[name] = direct;
     }
   }
