@@ -1,9 +1,9 @@
-/** `npm run sim -- [--port 8096] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high]` */
+/** `npm run sim -- [--port 8096] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high] [--blurhashes on|off]` */
 import { startSimulator } from './index.js';
 import type { SimulatorOptions } from './sim.js';
 
 const USAGE =
-  'usage: npm run sim -- [--port 8096] [--host 127.0.0.1] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high]';
+  'usage: npm run sim -- [--port 8096] [--host 127.0.0.1] [--seed 1] [--scale tiny|small|large] [--api-key KEY] [--flavor jellyfin|emby] [--legacy-auth on|off] [--traffic off|low|high] [--blurhashes on|off]';
 
 export function parseArgs(argv: string[]): SimulatorOptions {
   const o: SimulatorOptions = { port: 8096, clock: 'real' };
@@ -51,6 +51,9 @@ export function parseArgs(argv: string[]): SimulatorOptions {
         break;
       case '--traffic':
         o.traffic = oneOf(value(), ['off', 'low', 'high'] as const);
+        break;
+      case '--blurhashes':
+        o.blurHashes = oneOf(value(), ['on', 'off'] as const) === 'on';
         break;
       case '--help':
       case '-h':

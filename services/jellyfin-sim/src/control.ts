@@ -173,6 +173,7 @@ export function controlHttpHandler(st: SimulatorState, getControl: () => Simulat
       if (m === 'GET' && a === 'state') {
         return ok({
           flavor: st.opts.flavor,
+          blurHashes: st.opts.blurHashes,
           seed: st.opts.seed,
           scale: st.opts.scale,
           clock: { now: c.clock.now(), mode: c.clock.mode },

@@ -17,6 +17,8 @@ export interface DtoContext {
   user?: SimUser;
   enableUserData: boolean;
   enableImages: boolean;
+  /** False when the server sends no ImageBlurHashes (simulator option blurHashes). */
+  blurHashes?: boolean;
   imageTypeLimit?: number;
   /** Fields the session's NowPlayingItem never carries. */
   exclude?: ReadonlySet<string>;
@@ -87,7 +89,7 @@ function imageBlock(item: SimItem, ctx: DtoContext, dto: Record<string, unknown>
   }
   dto.ImageTags = tags;
   dto.BackdropImageTags = backdrops;
-  if (Object.keys(hashes).length) dto.ImageBlurHashes = hashes;
+  if (Object.keys(hashes).length && ctx.blurHashes !== false) dto.ImageBlurHashes = hashes;
 }
 
 function parentImages(item: SimItem, ctx: DtoContext, dto: Record<string, unknown>): void {

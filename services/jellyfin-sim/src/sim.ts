@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   serverName?: string;
   /** Period of the idle-playback check (default 5 min, as Jellyfin). */
   idleCheckIntervalMs?: number;
+  /** Send ImageBlurHashes (Jellyfin only; default on). Off acts like a Jellyfin server that computed none. */
+  blurHashes?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -39,6 +41,7 @@ export interface ResolvedOptions {
   traffic: 'off' | 'low' | 'high';
   clock: ClockMode;
   serverName: string;
+  blurHashes: boolean;
 }
 
 export class SimulatorState {
@@ -107,6 +110,7 @@ export class SimulatorState {
       traffic: o.traffic ?? 'off',
       clock: o.clock ?? 'virtual',
       serverName: o.serverName ?? (flavor === 'emby' ? 'reelstat-emby-sim' : 'reelstat-jellyfin-sim'),
+      blurHashes: o.blurHashes ?? true,
     };
     const reporting = await PlaybackReporting.create(flavor);
     return new SimulatorState(opts, reporting, o.startTime, o.idleCheckIntervalMs);

@@ -88,6 +88,7 @@ export function buildRoutes(st: SimulatorState): Route[] {
     user,
     enableUserData: p.bool('enableUserData') ?? true,
     enableImages: p.bool('enableImages') ?? true,
+    blurHashes: st.opts.blurHashes,
     imageTypeLimit: p.int('imageTypeLimit'),
   });
 
@@ -318,7 +319,14 @@ export function buildRoutes(st: SimulatorState): Route[] {
     if (deviceId) list = list.filter((s) => s.deviceId === deviceId);
     if (controllable) list = list.filter((s) => s.client.supportsRemoteControl);
     list.sort((a, b) => b.lastActivityMs - a.lastActivityMs);
-    const sctx = { flavor, serverId: st.serverId, store: st.store, callerIsAdmin: caller?.isAdmin ?? false, now };
+    const sctx = {
+      flavor,
+      serverId: st.serverId,
+      store: st.store,
+      callerIsAdmin: caller?.isAdmin ?? false,
+      now,
+      blurHashes: st.opts.blurHashes,
+    };
     sendJson(
       ctx.res,
       200,
@@ -603,7 +611,14 @@ export function buildRoutes(st: SimulatorState): Route[] {
       sendJson(c.res, 200, {
         User: userDto(user, userCtx()),
         SessionInfo: s
-          ? sessionDto(s, { flavor, serverId: st.serverId, store: st.store, callerIsAdmin: user.isAdministrator, now: st.clock.now() })
+          ? sessionDto(s, {
+              flavor,
+              serverId: st.serverId,
+              store: st.store,
+              callerIsAdmin: user.isAdministrator,
+              now: st.clock.now(),
+              blurHashes: st.opts.blurHashes,
+            })
           : undefined,
         AccessToken: token,
         ServerId: st.serverId,

@@ -14,6 +14,7 @@ export interface SessionDtoContext {
   /** Non-admin callers see HardwareAccelerationType "none". */
   callerIsAdmin: boolean;
   now: number;
+  blurHashes?: boolean;
 }
 
 const IDLE_PLAY_STATE = { CanSeek: false, IsPaused: false, IsMuted: false, RepeatMode: 'RepeatNone', PlaybackOrder: 'Default' };
@@ -49,6 +50,7 @@ export function sessionDto(s: SimSession, ctx: SessionDtoContext): Record<string
       allFields: true,
       enableUserData: false,
       enableImages: true,
+      blurHashes: ctx.blurHashes,
       exclude: SESSION_EXCLUDE,
     });
     const t = play.transcode;
