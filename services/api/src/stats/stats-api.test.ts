@@ -65,7 +65,13 @@ describe('statistics, history and detail API', () => {
        ($1, 'e1', 'shows', 'Episode', 'Secrets', 's1', 'Dark', 's1-1', 'Season 1', 1, 1, 30000000000, 500, '/s/e1.mkv', now() - interval '3 day', false),
        ($1, 'e2', 'shows', 'Episode', 'Lies', 's1', 'Dark', 's1-1', 'Season 1', 2, 1, 30000000000, 500, '/s/e2.mkv', now() - interval '2 day', false),
        ($1, 'e3', 'shows', 'Episode', 'Ghosts', 's1', 'Dark', 's1-2', 'Season 2', 1, 2, 30000000000, 500, '/s/e3.mkv', now() - interval '1 day', false),
-       ($1, 'a1', 'music', 'Audio', 'Song', NULL, NULL, NULL, NULL, NULL, NULL, 2000000000, 10, '/a/song.flac', now() - interval '10 day', false)`,
+       ($1, 'a1', 'music', 'Audio', 'Song', NULL, NULL, NULL, NULL, 3, 1, 2000000000, 10, '/a/song.flac', now() - interval '10 day', false)`,
+      [serverId],
+    );
+    // m1: the server sent an image tag but no blurhash (Emby never does); m2: both.
+    await db.query(
+      `UPDATE items SET primary_image_tag = 'tag-' || id, primary_image_hash = CASE WHEN id = 'm2' THEN 'LKO2?U%2Tw=w' END
+       WHERE server_id = $1 AND id IN ('m1', 'm2')`,
       [serverId],
     );
     await db.query(
@@ -350,9 +356,10 @@ describe('statistics, history and detail API', () => {
       ]);
       const cards = await ok<Array<Record<string, unknown>>>(get('/stats/getLibraryCardStats'));
       expect(pick(cards, 'Id', 'Plays', 'total_playback_duration', 'total_play_time', 'ItemName')).toEqual([
-        { Id: 'movies', Plays: 6, total_playback_duration: 5499, total_play_time: 9000, ItemName: 'Heat' },
-        { Id: 'music', Plays: 1, total_playback_duration: 200, total_play_time: 200, ItemName: 'Song' },
-        { Id: 'shows', Plays: 3, total_playback_duration: 3900, total_play_time: 9000, ItemName: 'Dark - Secrets' },
+        // total_play_time is the content's runtime in ticks (9000 s and 200 s); total_playback_duration is seconds played.
+        { Id: 'movies', Plays: 6, total_playback_duration: 5499, total_play_time: 90_000_000_000, ItemName: 'Heat' },
+        { Id: 'music', Plays: 1, total_playback_duration: 200, total_play_time: 2_000_000_000, ItemName: 'Song' },
+        { Id: 'shows', Plays: 3, total_playback_duration: 3900, total_play_time: 90_000_000_000, ItemName: 'Dark - Secrets' },
       ]);
       expect(await ok(post('/stats/getLibraryItemsPlayMethodStats', { hours: 24, libraryid: 'movies' }))).toEqual({
         stats: [
@@ -469,20 +476,69 @@ describe('statistics, history and detail API', () => {
       expect((await ok<Array<{ Id: string }>>(post('/api/getEpisodes', { Id: 's1-1' }))).map((row) => row.Id)).toEqual(['e1', 'e2']);
     });
 
-    it('lists recently added, grouped by season or not', async () => {
-      const grouped = await ok<Array<{ Id: string; Type: string; NewEpisodeCount: number | null }>>(
+    it('lists recently added: one Episode row per new season group, no Series row beside its episodes, tracks without S/E', async () => {
+      type Recent = { Id: string; Type: string; SeriesName: string | null; SeasonNumber: number | null; EpisodeNumber: number | null };
+      const grouped = await ok<Array<Recent & { NewEpisodeCount: number | null; PrimaryImageHash: string | null }>>(
         get('/api/getRecentlyAdded?GroupResults=true'),
       );
-      expect(pick(grouped, 'Id', 'Type', 'NewEpisodeCount')).toEqual([
-        { Id: 's1-2', Type: 'Season', NewEpisodeCount: 1 },
-        { Id: 's1-1', Type: 'Season', NewEpisodeCount: 2 },
-        { Id: 's1', Type: 'Series', NewEpisodeCount: null },
-        { Id: 'm2', Type: 'Movie', NewEpisodeCount: null },
-        { Id: 'm1', Type: 'Movie', NewEpisodeCount: null },
-        { Id: 'a1', Type: 'Audio', NewEpisodeCount: null },
+      expect(pick(grouped, 'Id', 'Type', 'SeriesName', 'SeasonNumber', 'EpisodeNumber', 'NewEpisodeCount', 'PrimaryImageHash')).toEqual([
+        { Id: 'e3', Type: 'Episode', SeriesName: 'Dark', SeasonNumber: 2, EpisodeNumber: 1, NewEpisodeCount: 1, PrimaryImageHash: null },
+        { Id: 'e2', Type: 'Episode', SeriesName: 'Dark', SeasonNumber: 1, EpisodeNumber: null, NewEpisodeCount: 2, PrimaryImageHash: null },
+        {
+          Id: 'm2',
+          Type: 'Movie',
+          SeriesName: null,
+          SeasonNumber: null,
+          EpisodeNumber: null,
+          NewEpisodeCount: null,
+          PrimaryImageHash: 'LKO2?U%2Tw=w',
+        },
+        {
+          Id: 'm1',
+          Type: 'Movie',
+          SeriesName: null,
+          SeasonNumber: null,
+          EpisodeNumber: null,
+          NewEpisodeCount: null,
+          PrimaryImageHash: null,
+        },
+        {
+          Id: 'a1',
+          Type: 'Audio',
+          SeriesName: null,
+          SeasonNumber: null,
+          EpisodeNumber: null,
+          NewEpisodeCount: null,
+          PrimaryImageHash: null,
+        },
       ]);
-      const flat = await ok<Array<{ Id: string }>>(get('/api/getRecentlyAdded?GroupResults=false&libraryid=shows'));
-      expect(flat.map((row) => row.Id)).toEqual(['e3', 'e2', 'e1', 's1']);
+      const flat = await ok<Recent[]>(get('/api/getRecentlyAdded?GroupResults=false'));
+      expect(pick(flat, 'Id', 'SeasonNumber', 'EpisodeNumber')).toEqual([
+        { Id: 'e3', SeasonNumber: 2, EpisodeNumber: 1 },
+        { Id: 'e2', SeasonNumber: 1, EpisodeNumber: 2 },
+        { Id: 'e1', SeasonNumber: 1, EpisodeNumber: 1 },
+        { Id: 'm2', SeasonNumber: null, EpisodeNumber: null },
+        { Id: 'm1', SeasonNumber: null, EpisodeNumber: null },
+        { Id: 'a1', SeasonNumber: null, EpisodeNumber: null },
+      ]);
+    });
+
+    it('answers PrimaryImageHash null where the server sent no blurhash, never the image tag', async () => {
+      const [heat] = await ok<Array<{ PrimaryImageHash: string | null; ImageTags: unknown }>>(post('/api/getItemDetails', { Id: 'm1' }));
+      expect(heat!.PrimaryImageHash).toBeNull();
+      const [alien] = await ok<Array<{ PrimaryImageHash: string | null }>>(post('/api/getItemDetails', { Id: 'm2' }));
+      expect(alien!.PrimaryImageHash).toBe('LKO2?U%2Tw=w');
+      const cards = await ok<Array<{ Id: string; PrimaryImageHash: string | null }>>(
+        post('/stats/getMostViewedByType', { days: 7, type: 'Movie' }),
+      );
+      expect(pick(cards, 'Id', 'PrimaryImageHash').filter((row) => row.Id !== 'm3')).toEqual([
+        { Id: 'm1', PrimaryImageHash: null },
+        { Id: 'm2', PrimaryImageHash: 'LKO2?U%2Tw=w' },
+      ]);
+      const lastPlayed = await ok<Array<{ Id: string; PrimaryImageHash: string | null }>>(
+        post('/stats/getUserLastPlayed', { userid: 'u1' }),
+      );
+      expect(lastPlayed.filter((row) => row.Id === 'm1').map((row) => row.PrimaryImageHash)).toEqual([null]);
     });
 
     it('builds the timeline, merging consecutive seasons of a show', async () => {

@@ -46,7 +46,7 @@ async function libraryRows(db: Database, serverId: string, libraryId?: string): 
 
 async function countLibraryRows(db: Database, serverId: string, libraryId?: string): Promise<LibraryRow[]> {
   return db.query<LibraryRow>(
-    `SELECT l.id, l.name, l.collection_type, l.tracked, l.archived, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash,
+    `SELECT l.id, l.name, l.collection_type, l.tracked, l.archived, l.primary_image_hash AS image_hash,
        COALESCE(c.entries, 0)::int AS entries, COALESCE(c.seasons, 0)::int AS seasons, COALESCE(c.episodes, 0)::int AS episodes,
        COALESCE(c.files, 0)::int AS files, COALESCE(c.size, 0)::bigint AS size, COALESCE(c.runtime_ticks, 0)::bigint AS runtime_ticks
      FROM libraries l
@@ -127,7 +127,8 @@ export async function libraryCards(db: Database, serverId: string, libraryId?: s
       archived: row.archived,
       Tracked: row.tracked,
       PrimaryImageHash: row.image_hash,
-      total_play_time: Math.round(row.runtime_ticks / 10_000_000),
+      // The content's runtime in ticks (SPEC.md §9: 10,000,000 per second), as the incumbent's clients read it.
+      total_play_time: row.runtime_ticks,
       total_playback_duration: Math.max(0, last?.played_seconds ?? 0),
       Plays: Math.max(0, last?.plays ?? 0),
       ItemName: last?.item_name ? (last.series_name ? `${last.series_name} - ${last.item_name}` : last.item_name) : null,

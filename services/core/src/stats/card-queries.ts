@@ -49,7 +49,7 @@ export async function topItems(db: Database, serverId: string, tz: string, days:
        WHERE server_id = $1 AND started_at >= ${START} AND ${target.filter}
        GROUP BY 1
      ), top AS (
-       SELECT ranked.*, i.name, COALESCE(i.primary_image_hash, i.primary_image_tag) AS image_hash, i.archived FROM ranked
+       SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
        LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
        ORDER BY ${order}, i.name NULLS LAST, ranked.id LIMIT ${CARD_SIZE * 4}
      )
@@ -83,7 +83,7 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
     image_hash: string | null;
     archived: boolean | null;
   }>(
-    `SELECT w.*, l.name, l.collection_type, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash, l.archived
+    `SELECT w.*, l.name, l.collection_type, l.primary_image_hash AS image_hash, l.archived
      FROM (${windowedRollup({ start: START, rollupKey: 'library_id', historyKey: `COALESCE(library_id, '')`, rollupFilter: `library_id <> ''`, historyFilter: 'library_id IS NOT NULL' })}) AS w
      LEFT JOIN libraries l ON l.server_id = $1 AND l.id = w.key
      ORDER BY w.plays DESC, w.played_seconds DESC, l.name, w.key LIMIT ${CARD_SIZE}`,
