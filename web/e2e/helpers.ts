@@ -69,8 +69,8 @@ export async function ensureReady(): Promise<string> {
   if (state === 0) await api('/auth/createuser', { method: 'POST', body: { username: ADMIN, password: digest(PASSWORD) } });
   const auth = await adminToken();
   if (state !== 2) {
+    // Linking starts the first full sync on the server.
     await api('/auth/configSetup/', { method: 'POST', token: auth, body: { JF_HOST: simUrl(), JF_API_KEY: simKey() } });
-    await api('/sync/beginSync', { token: auth });
   }
   await until('the first full sync', async () => (await api<unknown[]>('/api/getLibraries', { token: auth })).length > 0);
   return auth;

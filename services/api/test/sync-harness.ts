@@ -19,7 +19,7 @@ export async function startSyncHarness(flavor: 'jellyfin' | 'emby', env: Record<
   const token = (created.body as { token: string }).token;
   const linked = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
   if (linked.status !== 200) throw new Error(`configSetup: ${linked.status} ${JSON.stringify(linked.body)}`);
-  return {
+  const h: SyncHarness = {
     harness,
     sim,
     token,
@@ -29,6 +29,10 @@ export async function startSyncHarness(flavor: 'jellyfin' | 'emby', env: Record<
       await sim.stop();
     },
   };
+  // Linking starts a full sync (Automatic); tests begin once it is over, with the libraries synced. An api-only
+  // process has no worker: there the run stays queued.
+  if (harness.app.runtime.config.roles.includes('scheduler')) await finishedRun(h, 'FullSyncTask');
+  return h;
 }
 
 /** Polls until the check returns a value (not undefined), or fails with the last value seen. */

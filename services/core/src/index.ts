@@ -32,6 +32,7 @@ export * from './media-servers/media-server-links.js';
 export * from './setup/media-server-setup.js';
 export * from './updates/update-check.js';
 export * from './setup/bootstrap.js';
+export * from './setup/sync-on-link.js';
 export * from './media-server/index.js';
 export * from './bus/ui-events.js';
 export * from './history/record-plays.js';

@@ -1,4 +1,4 @@
-import { AppError, VERSION, linkMediaServer, readSetupState } from '@reelstat/core';
+import { AppError, VERSION, linkMediaServer, onMediaServerLinked, readSetupState } from '@reelstat/core';
 import { configSetupAnswer, credentialsBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
@@ -55,6 +55,7 @@ export const authRoutes = [
       // Once linked, changing the server is a settings call and needs a login.
       if (state === 2) throw AppError.forbidden('A media server is already linked; change it from the settings (POST /api/setconfig)');
       const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);
+      await onMediaServerLinked(runtime);
       return { message: `Linked ${link.kind === 'emby' ? 'Emby' : 'Jellyfin'} server ${link.name}`, kind: link.kind };
     },
   }),

@@ -1,4 +1,4 @@
-import { AppError, createMediaServerClient, linkMediaServer, type Runtime } from '@reelstat/core';
+import { AppError, createMediaServerClient, linkMediaServer, onMediaServerLinked, type Runtime } from '@reelstat/core';
 import {
   adminUsersAnswer,
   configAnswer,
@@ -70,6 +70,7 @@ export const settingsRoutes = [
         );
       }
       const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);
+      await onMediaServerLinked(runtime);
       return { message: `Linked ${link.kind === 'emby' ? 'Emby' : 'Jellyfin'} server ${link.name}` };
     },
   }),

@@ -24,6 +24,8 @@ describe.each(['jellyfin', 'emby'] as const)('sync routes (%s)', (flavor) => {
     expect((await h.call('POST', '/api/setExcludedLibraries', { libraryID: 'nope' })).status).toBe(404);
     expect((await h.call('POST', '/api/setExcludedLibraries', {})).status).toBe(400);
 
+    // The sync that linking started read the music library; a full sync after the exclusion must not bring it back.
+    await db().query('DELETE FROM items WHERE library_id = $1 RETURNING 1', [music.Id]);
     expect((await h.call('GET', '/sync/beginSync')).status).toBe(200);
     expect((await finishedRun(h, 'FullSyncTask')).Result).toBe('Success');
     const [tracks] = await db().query<{ n: number }>(`SELECT count(*)::int AS n FROM items WHERE type = 'Audio'`);

@@ -12,7 +12,8 @@ describe('stopping a task that is queued but not picked up yet', () => {
   });
 
   it('ends the run at once with a clear log line', async () => {
-    expect(await h.call('GET', '/sync/beginSync')).toMatchObject({ status: 200, body: { message: 'FullSyncTask started' } });
+    // Linking the server queued the first full sync (Automatic); nothing picks it up here.
+    expect(await h.call('GET', '/sync/beginSync')).toMatchObject({ status: 409, body: { message: 'FullSyncTask is already running' } });
     const tasks = (await h.call('GET', '/api/getTaskSettings')).body as Array<{ name: string; running: boolean }>;
     expect(tasks.find((t) => t.name === 'FullSyncTask')!.running).toBe(true);
     expect(await h.call('GET', '/sync/beginPartialSync')).toMatchObject({
@@ -25,7 +26,7 @@ describe('stopping a task that is queued but not picked up yet', () => {
       body: { message: 'Stopping FullSyncTask' },
     });
     const [run] = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
-    expect(run).toMatchObject({ Name: 'FullSyncTask', ExecutionType: 'Manual', Result: 'Failed' });
+    expect(run).toMatchObject({ Name: 'FullSyncTask', ExecutionType: 'Automatic', Result: 'Failed' });
     expect(run!.Log.map((l) => [l.Message, l.color])).toEqual([['FullSyncTask stopped before it started', 'red']]);
     const after = (await h.call('GET', '/api/getTaskSettings')).body as Array<{ name: string; running: boolean }>;
     expect(after.find((t) => t.name === 'FullSyncTask')!.running).toBe(false);

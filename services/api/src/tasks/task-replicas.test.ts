@@ -30,6 +30,11 @@ async function setUp(url: string, sim: Simulator): Promise<string> {
   const token = (created.body as { token: string }).token;
   const linked = await call(url, 'POST', '/auth/configSetup', token, { JF_HOST: sim.url, JF_API_KEY: sim.apiKey });
   expect(linked.status).toBe(200);
+  // Linking started the first full sync (Automatic); the tests start from its end.
+  await waitFor(async () => {
+    const logs = (await call(url, 'GET', '/logs/getLogs', token)).body as Array<{ Name: string; Result: string }>;
+    return logs.some((l) => l.Name === 'FullSyncTask' && l.Result !== 'Running') ? true : undefined;
+  }, 'the full sync started by linking');
   return token;
 }
 
@@ -76,7 +81,7 @@ describe('tasks across processes', () => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     const runs = await waitFor(async () => {
       const rows = await a.runtime.db.query<{ id: string; instance_id: string; result: string }>(
-        `SELECT id, instance_id, result FROM task_runs WHERE name = 'FullSyncTask'`,
+        `SELECT id, instance_id, result FROM task_runs WHERE name = 'FullSyncTask' AND execution_type = 'Manual'`,
       );
       return rows.length ? rows : undefined;
     }, 'the run');
@@ -90,7 +95,9 @@ describe('tasks across processes', () => {
       return row!.result === 'Running' ? undefined : row!.result;
     }, 'the stop');
     expect(ended).toBe('Failed');
-    const [count] = await a.runtime.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM task_runs WHERE name = 'FullSyncTask'`);
+    const [count] = await a.runtime.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM task_runs WHERE name = 'FullSyncTask' AND execution_type = 'Manual'`,
+    );
     expect(count!.n).toBe(1);
   });
 

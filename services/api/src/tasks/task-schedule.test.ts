@@ -25,9 +25,10 @@ describe('the leader runs tasks on their intervals and prunes old runs', () => {
     }, 'the scheduled partial sync');
     expect(automatic.Result).toBe('Success');
     const logs = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
-    // The full sync never ran since the schedule started: not due yet. The 40-day-old run was pruned.
+    // The full sync ran once, when the server was linked: not due again yet. The 40-day-old run was pruned.
     expect(logs.map((l) => [l.Name, l.ExecutionType])).toEqual([
       ['PartialSyncTask', 'Automatic'],
+      ['FullSyncTask', 'Automatic'],
       ['PartialSyncTask', 'Manual'],
     ]);
   });

@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime/runtime.js';
 import { linkMediaServer } from './media-server-setup.js';
+import { onMediaServerLinked } from './sync-on-link.js';
 
 const RETRY_MS = 30_000;
 
@@ -23,6 +24,7 @@ export async function applyBootstrapConfiguration(runtime: Runtime): Promise<voi
   const attempt = async () => {
     try {
       await linkMediaServer(services.mediaServers, { ...wanted, managedBy: 'environment' }, logger);
+      await onMediaServerLinked(runtime);
     } catch (error) {
       logger.error(
         { err: (error as Error).message, retryInSeconds: RETRY_MS / 1000 },
