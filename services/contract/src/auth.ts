@@ -7,6 +7,9 @@ export type SetupStateAnswer = z.infer<typeof setupStateAnswer>;
 export const credentialsBody = z.object({ username, password: passwordDigest });
 export type CredentialsBody = z.infer<typeof credentialsBody>;
 
+/** Login: clients probing for a session send `{}`; that is a failed login (401), not bad input. */
+export const loginBody = credentialsBody.partial();
+
 export const tokenAnswer = z.object({ token: z.string() });
 export type TokenAnswer = z.infer<typeof tokenAnswer>;
 

@@ -8,7 +8,15 @@ export const messageAnswer = z.object({ message: z.string() });
 export type MessageAnswer = z.infer<typeof messageAnswer>;
 
 /** The one error body of every failure. */
-export const errorAnswer = z.object({ status: z.number(), code: z.string(), message: z.string(), details: z.unknown().optional() });
+export const errorAnswer = z.object({
+  status: z.number(),
+  code: z.string(),
+  message: z.string(),
+  /** The same text as message, where the incumbent's clients (and SPEC.md §8) read it. */
+  error: z.string(),
+  errorMessage: z.string(),
+  details: z.unknown().optional(),
+});
 export type ErrorAnswer = z.infer<typeof errorAnswer>;
 
 /** What the browser sends for a password: the SHA3-512 digest in lowercase hex (SPEC.md §5). */

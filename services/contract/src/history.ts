@@ -27,6 +27,20 @@ export const historyFilter = z.discriminatedUnion('field', [
 ]);
 export type HistoryFilter = z.infer<typeof historyFilter>;
 
+/** The incumbent's form `{"field":"ParentId","in":"id1,id2"}` becomes SPEC's `{"field":"ParentId","value":["id1","id2"]}`. */
+function incumbentInForm(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { in: listed, ...rest } = raw as Record<string, unknown>;
+  if (typeof listed !== 'string' || 'value' in rest) return raw;
+  return {
+    ...rest,
+    value: listed
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  };
+}
+
 const filtersText = z
   .string()
   .max(20_000, 'must be at most 20,000 characters')
@@ -39,7 +53,11 @@ const filtersText = z
       return z.NEVER;
     }
   })
-  .pipe(z.array(historyFilter, { error: 'must be an array of {field, value} filters' }).max(20, 'at most 20 filters'));
+  .pipe(
+    z
+      .array(z.preprocess(incumbentInForm, historyFilter), { error: 'must be an array of {field, value} filters' })
+      .max(20, 'at most 20 filters'),
+  );
 
 export const historyQuery = z.object({
   size: z.coerce

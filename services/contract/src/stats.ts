@@ -174,7 +174,7 @@ export const playMethodStatsAnswer = z.object({
   types: z.array(z.string()),
 });
 
-/** Views over time / by weekday / by hour: one row per bucket, `{count, duration}` under each library id. */
+/** Views over time / by weekday / by hour: one row per bucket, `{count, duration}` under each library Name (unique). */
 export const viewsAnswer = z.object({
   stats: z.array(z.object({ Key: z.string() }).catchall(z.union([z.string(), z.object({ count: z.number(), duration: z.number() })]))),
   libraries: z.array(z.object({ Id: z.string(), Name: z.string() })),

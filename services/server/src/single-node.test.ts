@@ -107,7 +107,13 @@ describe('single-node runtime (embedded PostgreSQL, no Redis)', () => {
     expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
     const notFound = await fetch(`${app.url}/api/nothing-here`);
     expect(notFound.status).toBe(404);
-    expect(await notFound.json()).toEqual({ status: 404, code: 'not_found', message: 'No route for GET /reelstat/api/nothing-here' });
+    expect(await notFound.json()).toEqual({
+      status: 404,
+      code: 'not_found',
+      message: 'No route for GET /reelstat/api/nothing-here',
+      error: 'No route for GET /reelstat/api/nothing-here',
+      errorMessage: 'No route for GET /reelstat/api/nothing-here',
+    });
     app.child.kill('SIGTERM');
     expect(await app.exited).toBe(0);
   }, 120_000);

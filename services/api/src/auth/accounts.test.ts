@@ -19,7 +19,13 @@ describe('accounts, login, tokens and rate limiting', () => {
 
     const again = await harness.call('POST', '/auth/createuser', { body: { username: 'intruder', password: digest('whatever') } });
     expect(again.status).toBe(403);
-    expect(again.body).toEqual({ status: 403, code: 'forbidden', message: 'An administrator account already exists' });
+    expect(again.body).toEqual({
+      status: 403,
+      code: 'forbidden',
+      message: 'An administrator account already exists',
+      error: 'An administrator account already exists',
+      errorMessage: 'An administrator account already exists',
+    });
     const [row] = await harness.app.runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_accounts');
     expect(row!.n).toBe(1);
   });
@@ -33,9 +39,17 @@ describe('accounts, login, tokens and rate limiting', () => {
   it('logs in case-insensitively by username and refuses a wrong password with 401', async () => {
     const ok = await harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('first-pass') } });
     expect(ok.status).toBe(200);
+    const empty = await harness.call('POST', '/auth/login', { body: {} });
+    expect([empty.status, (empty.body as { message: string }).message]).toEqual([401, 'Invalid username or password']);
     const bad = await harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('wrong') } });
     expect(bad.status).toBe(401);
-    expect(bad.body).toEqual({ status: 401, code: 'unauthorized', message: 'Invalid username or password' });
+    expect(bad.body).toEqual({
+      status: 401,
+      code: 'unauthorized',
+      message: 'Invalid username or password',
+      error: 'Invalid username or password',
+      errorMessage: 'Invalid username or password',
+    });
   });
 
   it('changes the password, revoking every older token', async () => {

@@ -1,5 +1,5 @@
 import { AppError, VERSION, linkMediaServer, onMediaServerLinked, readSetupState } from '@reelstat/core';
-import { configSetupAnswer, credentialsBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
+import { configSetupAnswer, credentialsBody, loginBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
 export const authRoutes = [
@@ -28,9 +28,10 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Log in; failed attempts are rate-limited per client address',
     access: 'public',
-    body: credentialsBody,
+    body: loginBody,
     response: tokenAnswer,
     handle: async ({ body, req, res, runtime }) => {
+      if (!body.username || !body.password) throw AppError.unauthorized('Invalid username or password');
       try {
         return await runtime.services.auth.login(body.username, body.password, req.ip ?? 'unknown');
       } catch (error) {

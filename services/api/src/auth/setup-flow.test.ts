@@ -46,7 +46,13 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
     ).token;
     const wrongKey = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: 'wrong-key' } });
     expect(wrongKey.status).toBe(401);
-    expect(wrongKey.body).toEqual({ status: 401, code: 'media_server_unauthorized', message: 'The media server rejected the API key' });
+    expect(wrongKey.body).toEqual({
+      status: 401,
+      code: 'media_server_unauthorized',
+      message: 'The media server rejected the API key',
+      error: 'The media server rejected the API key',
+      errorMessage: 'The media server rejected the API key',
+    });
 
     const closedPort = await findFreePort();
     const unreachable = await harness.call('POST', '/auth/configSetup', {

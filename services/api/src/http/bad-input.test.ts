@@ -41,7 +41,13 @@ describe('bad input', () => {
       body: '{"username":',
     });
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toEqual({ status: 400, code: 'bad_request', message: 'Request body is not valid JSON' });
+    expect(await notJson.json()).toEqual({
+      status: 400,
+      code: 'bad_request',
+      message: 'Request body is not valid JSON',
+      error: 'Request body is not valid JSON',
+      errorMessage: 'Request body is not valid JSON',
+    });
     const huge = await fetch(`${harness.url}/auth/createuser`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

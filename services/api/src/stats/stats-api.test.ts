@@ -385,9 +385,11 @@ describe('statistics, history and detail API', () => {
         { Id: 'shows', Name: 'Shows' },
       ]);
       const total = (library: string) => chart.stats.reduce((sum, row) => sum + row[library]!.count, 0);
-      expect([total('movies'), total('shows'), total('music')]).toEqual([5, 3, 1]);
+      // Keyed by library Name, as the incumbent's charts read them.
+      expect([total('Movies'), total('Shows'), total('Music')]).toEqual([5, 3, 1]);
+      expect(Object.keys(chart.stats[0]!).sort()).toEqual(['Key', 'Movies', 'Music', 'Shows']);
       const p1Hour = String(hoursAgo(2).getUTCHours()).padStart(2, '0');
-      expect(chart.stats.find((row) => row.Key === p1Hour)!.movies!.count).toBeGreaterThanOrEqual(1);
+      expect(chart.stats.find((row) => row.Key === p1Hour)!.Movies!.count).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -430,6 +432,15 @@ describe('statistics, history and detail API', () => {
         get(`/api/getHistory?filters=${encodeURIComponent(JSON.stringify([{ field: 'ParentId', value: ['shows'] }]))}`),
       );
       expect(names(shows)).toEqual(['Secrets×1', 'Lies×1', 'Ghosts×1']);
+      // The incumbent's form: a comma-separated `in`.
+      const showsAndMusic = await ok<Page>(
+        get(`/api/getHistory?filters=${encodeURIComponent(JSON.stringify([{ field: 'ParentId', in: 'shows, music' }]))}`),
+      );
+      expect(names(showsAndMusic)).toEqual(['Secrets×1', 'Lies×1', 'Ghosts×1', 'Song×1']);
+      const bobOrCarol = await ok<Page>(
+        get(`/api/getHistory?filters=${encodeURIComponent(JSON.stringify([{ field: 'UserId', in: 'u2,u3' }]))}`),
+      );
+      expect(bobOrCarol.total).toBe(4);
       const from = hoursAgo(4.5).toISOString();
       const recent = await ok<Page>(
         get(`/api/getHistory?filters=${encodeURIComponent(JSON.stringify([{ field: 'ActivityDateInserted', min: from }]))}`),

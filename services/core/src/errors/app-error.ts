@@ -34,5 +34,8 @@ export interface ErrorBody {
   status: number;
   code: string;
   message: string;
+  /** The same text as message: the incumbent's clients read `error`, SPEC.md §8 "the server's errorMessage". */
+  error: string;
+  errorMessage: string;
   details?: unknown;
 }

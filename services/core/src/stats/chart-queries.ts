@@ -26,7 +26,8 @@ export interface ChartAnswer {
 
 /**
  * One row per day of the window (every day, zero-filled), per weekday (Sunday first) or per hour (00–23),
- * with `{count, duration}` (plays, seconds) under each library's id.
+ * with `{count, duration}` (plays, seconds) under each library's Name, as the incumbent's charts read it. Names are
+ * made unique (a second "Movies" becomes "Movies (id)") so no two libraries share a column.
  */
 export async function viewsChart(db: Database, serverId: string, tz: string, days: number, kind: ChartKind): Promise<ChartAnswer> {
   const key = BUCKET_KEY[kind];
@@ -67,13 +68,18 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
     row.set(libraryId, { count: cell.plays, duration: cell.played_seconds });
     byKey.set(bucket, row);
   }
+  const taken = new Set(['Key']);
   const shown = [
     ...libraries.map((library) => ({ Id: library.id, Name: library.name })),
     ...[...used].filter((id) => !known.has(id)).map((id) => ({ Id: id, Name: id === '' ? 'Unknown library' : id })),
-  ];
+  ].map((library) => {
+    const Name = taken.has(library.Name) ? `${library.Name} (${library.Id})` : library.Name;
+    taken.add(Name);
+    return { Id: library.Id, Name };
+  });
   const stats = keys.map((bucket) => {
     const row: ChartRow = { Key: labelOf(kind, bucket) };
-    for (const library of shown) row[library.Id] = byKey.get(bucket)?.get(library.Id) ?? { count: 0, duration: 0 };
+    for (const library of shown) row[library.Name] = byKey.get(bucket)?.get(library.Id) ?? { count: 0, duration: 0 };
     return row;
   });
   return { stats, libraries: shown };

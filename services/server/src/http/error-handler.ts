@@ -2,7 +2,13 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, type ErrorBody } from '@reelstat/core';
 
 export function sendError(res: Parameters<RequestHandler>[1], error: AppError): void {
-  const body: ErrorBody = { status: error.status, code: error.code, message: error.message };
+  const body: ErrorBody = {
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    error: error.message,
+    errorMessage: error.message,
+  };
   if (error.details !== undefined) body.details = error.details;
   res.status(error.status).json(body);
 }
