@@ -2,14 +2,35 @@ import { z } from 'zod';
 
 /** SPEC.md's task names, also the socket.io event names of their background task events. */
 export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask'] as const;
-export const taskName = z.enum(TASK_NAME_LIST);
+export const specTaskName = z.enum(TASK_NAME_LIST);
+
+/** The incumbent's (Jellystat's) name of each task, accepted wherever a task name is and shown beside SPEC's. */
+export const INCUMBENT_TASK_NAMES: Record<string, string> = {
+  FullSyncTask: 'JellyfinSync',
+  PartialSyncTask: 'PartialJellyfinSync',
+  PlaybackSyncTask: 'JellyfinPlaybackReportingPluginSync',
+  BackupTask: 'Backup',
+};
+const SPEC_NAME_OF = new Map(Object.entries(INCUMBENT_TASK_NAMES).map(([spec, incumbent]) => [incumbent, spec]));
+
+/** A task name as a request gives it: SPEC's or the incumbent's, answered as SPEC's. */
+export const taskName = z
+  .string()
+  .transform((name) => SPEC_NAME_OF.get(name) ?? name)
+  .pipe(
+    z.enum(TASK_NAME_LIST, {
+      error: `must be one of ${TASK_NAME_LIST.join(', ')} (or the incumbent's JellyfinSync, PartialJellyfinSync, JellyfinPlaybackReportingPluginSync)`,
+    }),
+  );
 
 /** SPEC.md §9: the only intervals (minutes) a task may be given. */
 export const TASK_INTERVAL_CHOICES = [15, 30, 60, 720, 1440, 10080] as const;
 
 /** A row of the tasks table; also the payload items of the live 'task-list' event. */
 export const taskInfo = z.object({
-  name: taskName,
+  name: specTaskName,
+  /** The incumbent's name of the task (e.g. JellyfinSync). */
+  task: z.string(),
   type: z.enum(['JOB', 'IMPORT']),
   running: z.boolean(),
   /** Minutes; null for IMPORT tasks (run on demand only). */
@@ -17,6 +38,9 @@ export const taskInfo = z.object({
 });
 export type TaskInfoAnswer = z.infer<typeof taskInfo>;
 export const taskListAnswer = z.array(taskInfo);
+/** `?as=object`: the incumbent's form, `{ <name>: { Interval } }` under both names of each scheduled task. */
+export const taskSettingsQuery = z.object({ as: z.enum(['list', 'object'], { error: 'must be list or object' }).default('list') });
+export const taskSettingsObject = z.record(z.string(), z.object({ Interval: z.number().int().nullable(), running: z.boolean() }));
 
 export const stopTaskQuery = z.object({ task: taskName });
 

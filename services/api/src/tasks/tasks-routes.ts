@@ -1,5 +1,14 @@
 import { TaskService } from '@reelstat/core';
-import { logsAnswer, logsQuery, messageAnswer, setTaskSettingsBody, stopTaskQuery, taskListAnswer } from '@reelstat/contract';
+import {
+  logsAnswer,
+  logsQuery,
+  messageAnswer,
+  setTaskSettingsBody,
+  stopTaskQuery,
+  taskListAnswer,
+  taskSettingsObject,
+  taskSettingsQuery,
+} from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { toLogEntry } from './log-entry.js';
 
@@ -18,10 +27,17 @@ export const tasksRoutes = [
     method: 'get',
     path: '/api/getTaskSettings',
     tag: 'tasks',
-    summary: 'Every task with its type, state and interval (minutes; null for IMPORT tasks)',
+    summary: 'Every task with its type, state and interval (minutes; null for IMPORT tasks); ?as=object keys them by both names',
     access: 'authenticated',
-    response: taskListAnswer,
-    handle: async ({ runtime }) => new TaskService(runtime).list(),
+    query: taskSettingsQuery,
+    response: taskListAnswer.or(taskSettingsObject),
+    handle: async ({ query, runtime }) => {
+      const list = await new TaskService(runtime).list();
+      if (query.as === 'list') return list;
+      return Object.fromEntries(
+        list.flatMap((t) => [t.name, t.task].map((name) => [name, { Interval: t.Interval, running: t.running }] as const)),
+      );
+    },
   }),
   route({
     method: 'post',

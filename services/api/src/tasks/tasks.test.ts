@@ -23,10 +23,26 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
   it('lists the tasks with their type, state and interval', async () => {
     const res = await h.call('GET', '/api/getTaskSettings');
     expect(res.body).toEqual([
-      { name: 'PartialSyncTask', type: 'JOB', running: false, Interval: 15 },
-      { name: 'FullSyncTask', type: 'JOB', running: false, Interval: 15 },
-      { name: 'PlaybackSyncTask', type: 'IMPORT', running: false, Interval: null },
+      { name: 'PartialSyncTask', task: 'PartialJellyfinSync', type: 'JOB', running: false, Interval: 15 },
+      { name: 'FullSyncTask', task: 'JellyfinSync', type: 'JOB', running: false, Interval: 15 },
+      { name: 'PlaybackSyncTask', task: 'JellyfinPlaybackReportingPluginSync', type: 'IMPORT', running: false, Interval: null },
     ]);
+    const keyed = (await h.call('GET', '/api/getTaskSettings?as=object')).body as Record<string, { Interval: number | null }>;
+    expect(keyed.JellyfinSync).toEqual({ Interval: 15, running: false });
+    expect(keyed.FullSyncTask).toEqual({ Interval: 15, running: false });
+    expect(keyed.JellyfinPlaybackReportingPluginSync).toEqual({ Interval: null, running: false });
+  });
+
+  it("accepts the incumbent's task names wherever a task name is", async () => {
+    const set = await h.call('POST', '/api/setTaskSettings', { taskname: 'PartialJellyfinSync', Interval: 60 });
+    expect(set.status).toBe(200);
+    expect((set.body as Array<{ name: string; Interval: number }>).find((t) => t.name === 'PartialSyncTask')!.Interval).toBe(60);
+    await h.call('POST', '/api/setTaskSettings', { taskname: 'PartialSyncTask', Interval: 15 });
+    expect(await h.call('GET', '/api/stopTask?task=JellyfinSync')).toMatchObject({
+      status: 409,
+      body: { message: 'FullSyncTask is not running' },
+    });
+    expect((await h.call('GET', '/api/stopTask?task=NoSuchTask')).status).toBe(400);
   });
 
   it('runs a full sync once, refuses a second start and the partial sync meanwhile, logs it and pushes live events', async () => {
@@ -58,6 +74,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
     expect(fullEvents).toContain('Update');
     const lists = () => events.filter((e) => e.event === 'task-list').map((e) => e.payload as Array<{ name: string; running: boolean }>);
     expect(lists().some((l) => l.find((t) => t.name === 'FullSyncTask')?.running)).toBe(true);
+    expect(lists()[0]!.find((t) => t.name === 'FullSyncTask')).toMatchObject({ task: 'JellyfinSync' });
     // The list pushed after the run says it is idle again.
     await waitFor(
       async () =>

@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { TASK_CONTROL_CHANNEL, type TaskControlMessage } from './task-events.js';
 import { taskRegistry, type TaskRegistry } from './task-registry.js';
 import { TaskRuns } from './task-runs.js';
+import { INCUMBENT_TASK_NAMES } from '@reelstat/contract';
 import { DEFAULT_TASK_INTERVAL, TASK_INTERVALS, type ExecutionType, type TaskName, type TaskType } from './task-types.js';
 
 export interface TaskJobData {
@@ -18,6 +19,8 @@ export interface TaskJobData {
 /** A row of the tasks table (and of the live 'task-list' event). */
 export interface TaskInfo {
   name: TaskName;
+  /** The incumbent's (Jellystat's) name, so its clients find their tasks. */
+  task: string;
   type: TaskType;
   running: boolean;
   /** Minutes; null for IMPORT tasks, which run only on demand. */
@@ -42,6 +45,7 @@ export class TaskService {
     const running = new Set(live.map((r) => r.name));
     return this.registry.all.map((d) => ({
       name: d.name,
+      task: INCUMBENT_TASK_NAMES[d.name] ?? d.name,
       type: d.type,
       running: running.has(d.name),
       Interval: d.scheduled ? (intervals[d.name] ?? DEFAULT_TASK_INTERVAL) : null,
