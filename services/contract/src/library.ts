@@ -74,3 +74,39 @@ export const purgeAnswer = z.object({ message: z.string(), items: z.number(), pl
 
 export type ItemAnswer = z.infer<typeof itemAnswer>;
 export type RecentlyAddedAnswer = z.infer<typeof recentlyAddedAnswer>[number];
+
+/** Sort keys of a library's items: SPEC.md §9's options, and the field names the incumbent's clients send. */
+export const LIBRARY_ITEM_SORTS = [
+  'Title',
+  'Date',
+  'Views',
+  'WatchTime',
+  'Size',
+  'Name',
+  'DateCreated',
+  'times_played',
+  'total_play_time',
+] as const;
+
+/** Any of these in the query asks getLibraryItemsWithStats for the paged result instead of the plain array. */
+export const libraryItemsQuery = z.object({
+  size: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 or more').max(1000).optional(),
+  page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 or more').max(1_000_000).optional(),
+  sort: z.enum(LIBRARY_ITEM_SORTS, { error: `must be one of ${LIBRARY_ITEM_SORTS.join(', ')}` }).optional(),
+  desc: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+  search: z.string().max(200, 'must be at most 200 characters').optional(),
+});
+export type LibraryItemsQuery = z.infer<typeof libraryItemsQuery>;
+
+export const libraryItemsPage = z.object({
+  results: itemsAnswer,
+  pages: z.number().int(),
+  current_page: z.number().int(),
+  size: z.number().int(),
+  search: z.string(),
+  sort: z.string(),
+  desc: z.boolean(),
+});

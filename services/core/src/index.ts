@@ -49,6 +49,7 @@ export * from './history/history-service.js';
 export * from './library/library-service.js';
 export * from './library/library-queries.js';
 export * from './library/item-queries.js';
+export * from './library/library-items-page.js';
 export * from './library/recently-added.js';
 export * from './library/timeline.js';
 export * from './library/purge.js';

@@ -373,6 +373,29 @@ describe('statistics, history and detail API', () => {
         post('/stats/getLibraryItemsWithStats', { libraryid: 'shows' }),
       );
       expect(pick(items, 'Id', 'times_played', 'total_play_time')).toEqual([{ Id: 's1', times_played: 3, total_play_time: 3900 }]);
+      // With paging in the query: SPEC's paged result (the incumbent's client asks for it this way).
+      type ItemsPage = { results: Array<{ Id: string }>; pages: number; current_page: number; size: number; sort: string; desc: boolean };
+      const paged = await ok<ItemsPage>(
+        post('/stats/getLibraryItemsWithStats?size=2&page=1&sort=Title&desc=false', { libraryid: 'movies' }),
+      );
+      expect({ ...paged, results: paged.results.map((row) => row.Id) }).toEqual({
+        results: ['m2', 'm3'],
+        pages: 2,
+        current_page: 1,
+        size: 2,
+        search: '',
+        sort: 'Title',
+        desc: false,
+      });
+      const second = await ok<ItemsPage>(
+        post('/stats/getLibraryItemsWithStats?size=2&page=2&sort=Title&desc=false', { libraryid: 'movies' }),
+      );
+      expect(second.results.map((row) => row.Id)).toEqual(['m1']);
+      const byViews = await ok<ItemsPage>(post('/stats/getLibraryItemsWithStats?sort=times_played', { libraryid: 'movies' }));
+      expect(byViews.results.map((row) => row.Id)).toEqual(['m1', 'm2', 'm3']);
+      const searched = await ok<ItemsPage>(post('/stats/getLibraryItemsWithStats?search=HEA', { libraryid: 'movies' }));
+      expect(searched.results.map((row) => row.Id)).toEqual(['m1']);
+      expect((await post('/stats/getLibraryItemsWithStats?sort=Evil', { libraryid: 'movies' })).status).toBe(400);
     });
 
     it('charts views over time in the requested zone', async () => {

@@ -1,4 +1,4 @@
-import type { StatisticsService } from '@reelstat/core';
+import { pageLibraryItems, wantsPagedItems, type StatisticsService } from '@reelstat/core';
 import {
   chartQuery,
   clientCardAnswer,
@@ -17,6 +17,8 @@ import {
   libraryCardAnswer,
   libraryCardStatsAnswer,
   libraryIdBody,
+  libraryItemsPage,
+  libraryItemsQuery,
   libraryMetadataAnswer,
   libraryOverviewAnswer,
   playMethodCardAnswer,
@@ -74,7 +76,15 @@ export const statsRoutes: AnyRoute[] = [
   read('post', '/stats/getGlobalItemStats', "An item's plays and watched seconds over the last hours (a series or season includes its episodes)", globalItemBody, globalStatsAnswer, (s, body) => s.itemTotals(body.itemid, body.hours)),
   read('get', '/stats/getGenreUserStats', "A user's genres: the top 15 by watched seconds and the top 15 by plays", genreUserQuery, genreStatsAnswer, (s, query) => s.userGenres(query.userid)),
   read('get', '/stats/getGenreLibraryStats', "A library's genres: the top 15 by watched seconds and the top 15 by plays", genreLibraryQuery, genreStatsAnswer, (s, query) => s.libraryGenres(query.libraryid)),
-  read('post', '/stats/getLibraryItemsWithStats', "A library's movies, series or tracks with all-time plays and watched seconds", libraryIdBody, itemsAnswer, (s, body) => s.libraryItems(body.libraryid)),
+  route({
+    method: 'post', path: '/stats/getLibraryItemsWithStats', tag: 'statistics', access: 'authenticated',
+    summary: "A library's movies, series or tracks with all-time plays and watched seconds; with size/page/sort/desc/search in the query, the paged result",
+    body: libraryIdBody, query: libraryItemsQuery, response: itemsAnswer.or(libraryItemsPage),
+    handle: async ({ body, query, runtime }) => {
+      const items = await runtime.services.statistics.libraryItems(body.libraryid);
+      return wantsPagedItems(query) ? pageLibraryItems(items, query) : items;
+    },
+  }),
   read('post', '/stats/getLibraryItemsPlayMethodStats', 'Plays and watched seconds per playback method in a library over the last hours', playMethodStatsBody, playMethodStatsAnswer, (s, body) => s.libraryPlaybackMethods(body.libraryid, body.hours)),
   read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone', chartQuery, viewsAnswer, (s, query) => s.views('day', query)),
   read('get', '/stats/getViewsByDays', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone', chartQuery, viewsAnswer, (s, query) => s.views('weekday', query)),
