@@ -100,7 +100,11 @@ export interface PlaybackRecordShape {
   PlaybackDuration: number;
   TotalPlays: number;
   TranscodingInfo: unknown;
-  MediaStreams: unknown;
+  /** The media server's stream array (SPEC.md §3 Media stream). */
+  MediaStreams: Array<Record<string, unknown>> | null;
+  OriginalContainer: string | null;
+  /** Reelstat's stream-versus-source comparison ({Source, Stream}) for the stream-details modal. */
+  StreamDetails: Record<string, unknown> | null;
   ParentId: string | null;
   results: PlaybackRecordShape[];
 }
@@ -122,7 +126,9 @@ export const playbackRecord: z.ZodType<PlaybackRecordShape> = z.object({
   PlaybackDuration: z.number(),
   TotalPlays: z.number(),
   TranscodingInfo: transcodingInfo,
-  MediaStreams: z.unknown(),
+  MediaStreams: z.array(z.record(z.string(), z.unknown())).nullable(),
+  OriginalContainer: z.string().nullable(),
+  StreamDetails: z.record(z.string(), z.unknown()).nullable(),
   ParentId: z.string().nullable(),
   get results() {
     return z.array(playbackRecord);

@@ -77,13 +77,13 @@ export interface StreamDetails {
 }
 
 /**
- * A history row. The contract leaves TranscodingInfo and MediaStreams as unknown: TranscodingInfo has the
- * session's shape; MediaStreams holds the recorded {Source, Stream} facts (or, from older imports, the
- * media server's stream list).
+ * A history row. TranscodingInfo has the session's shape; MediaStreams is the media server's stream list and
+ * StreamDetails the recorded {Source, Stream} facts (null for imported rows).
  */
-export type PlaybackActivity = Omit<PlaybackRecordShape, 'TranscodingInfo' | 'MediaStreams' | 'results'> & {
+export type PlaybackActivity = Omit<PlaybackRecordShape, 'TranscodingInfo' | 'MediaStreams' | 'StreamDetails' | 'results'> & {
   TranscodingInfo?: TranscodingInfo | null;
-  MediaStreams?: StreamDetails | MediaStream[] | null;
+  MediaStreams?: MediaStream[] | null;
+  StreamDetails?: StreamDetails | null;
   results?: PlaybackActivity[] | null;
 };
 export type Paged = Omit<HistoryPageAnswer, 'results'> & { results: PlaybackActivity[] };

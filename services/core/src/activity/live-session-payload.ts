@@ -2,7 +2,7 @@ import type { LiveSession } from '@reelstat/contract';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { displayPlayMethod } from './play-method.js';
-import { sumBitrates } from './session-sample.js';
+import { specMediaStream, sumBitrates } from './session-sample.js';
 
 /** SPEC.md §3 Session for the `sessions` socket event: only sessions with a now-playing item, sorted by Id. */
 export function liveSessionsPayload(sessions: readonly SessionInfo[], kind: MediaServerKind, serverId: string): LiveSession[] {
@@ -55,20 +55,7 @@ function toLiveSession(session: SessionInfo, kind: MediaServerKind, serverId: st
       Container: item.Container,
       RunTimeTicks: item.RunTimeTicks,
       Bitrate: sumBitrates(item.MediaStreams ?? []),
-      MediaStreams: (item.MediaStreams ?? []).map((stream) => ({
-        Type: stream.Type,
-        Codec: stream.Codec,
-        Height: stream.Height,
-        Width: stream.Width,
-        BitRate: stream.BitRate,
-        Channels: stream.Channels,
-        Language: stream.Language,
-        DisplayTitle: stream.DisplayTitle,
-        RealFrameRate: stream.RealFrameRate,
-        VideoRange: stream.VideoRange,
-        AspectRatio: stream.AspectRatio,
-        Index: stream.Index,
-      })),
+      MediaStreams: (item.MediaStreams ?? []).map(specMediaStream),
       Artists: item.Artists,
       ParentIndexNumber: item.ParentIndexNumber,
       IndexNumber: item.IndexNumber,

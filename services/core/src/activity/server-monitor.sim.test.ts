@@ -81,7 +81,13 @@ describe.each(['jellyfin', 'emby'] as const)('activity monitor on %s', (kind) =>
     expect(row.started_at.getTime()).toBe(t.startedAtMs);
     expect(row.ended_at!.getTime()).toBe(t.endedAtMs);
     expect(row.transcoding_info).toMatchObject({ IsVideoDirect: expect.any(Boolean), IsAudioDirect: expect.any(Boolean) });
-    expect(row.stream_details).toMatchObject({ Source: expect.any(Object), Stream: expect.any(Object), ReportedPlayMethod: 'Transcode' });
+    expect(row.stream_details).toMatchObject({
+      Source: expect.any(Object),
+      Stream: expect.any(Object),
+      ReportedPlayMethod: 'Transcode',
+      MediaStreams: expect.arrayContaining([expect.objectContaining({ Type: 'Video', Codec: expect.any(String), Index: expect.any(Number) })]),
+      OriginalContainer: expect.any(String),
+    });
     // Written at the stop, and still kept in the live state so a resume within the merge window can extend it.
     expect(await h.liveCount()).toBe(1);
     expect(h.events.started.map((e) => e.itemId)).toEqual([itemId]);

@@ -1,7 +1,26 @@
+import type { MediaStream } from '../media-server/schemas/item.js';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import type { PlayMethod } from '../history/record-plays.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { displayPlayMethod } from './play-method.js';
+
+/** SPEC.md §3 Media stream: the fields of the server's stream kept for the session card and the history row. */
+export function specMediaStream(stream: MediaStream) {
+  return {
+    Type: stream.Type,
+    Codec: stream.Codec,
+    Height: stream.Height,
+    Width: stream.Width,
+    BitRate: stream.BitRate,
+    Channels: stream.Channels,
+    Language: stream.Language,
+    DisplayTitle: stream.DisplayTitle,
+    RealFrameRate: stream.RealFrameRate,
+    VideoRange: stream.VideoRange,
+    AspectRatio: stream.AspectRatio,
+    Index: stream.Index,
+  };
+}
 
 /** Jellyfin's LastPlaybackCheckIn for a session that never played. */
 const NEVER = Date.parse('0001-01-01T00:00:00Z');
@@ -28,8 +47,16 @@ export interface PlaySnapshot {
   /** The method the server reported, kept because its meaning differs between Jellyfin and Emby. */
   reportedPlayMethod: string | null;
   transcodingInfo: Record<string, unknown> | null;
-  /** Stream versus source, for the stream-details modal. */
-  streamDetails: { Source: Record<string, unknown>; Stream: Record<string, unknown> } | null;
+  /**
+   * Stream versus source, for the stream-details modal; beside them the server's stream array and container,
+   * which history rows answer as MediaStreams and OriginalContainer.
+   */
+  streamDetails: {
+    Source: Record<string, unknown>;
+    Stream: Record<string, unknown>;
+    MediaStreams?: Array<ReturnType<typeof specMediaStream>>;
+    OriginalContainer?: string | null;
+  } | null;
   /** Bits per second the client receives (transcode bitrate, else the source's). */
   streamBitrate: number | null;
   libraryId: string | null;
@@ -136,7 +163,12 @@ function snapshotOf(session: SessionInfo, kind: MediaServerKind): PlaySnapshot {
     playMethod: displayPlayMethod(kind, reported, transcoding !== undefined),
     reportedPlayMethod: reported,
     transcodingInfo: transcoding ? compact({ ...transcoding }) : null,
-    streamDetails: { Source: source, Stream: stream },
+    streamDetails: {
+      Source: source,
+      Stream: stream,
+      MediaStreams: streams.map(specMediaStream),
+      OriginalContainer: item.Container ?? null,
+    },
     streamBitrate: transcoding?.Bitrate ?? sourceBitrate ?? null,
     libraryId: null,
   };

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
+import { historyStreams } from './history-streams.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -83,7 +84,7 @@ function toRecord(row: HistoryRow): PlaybackRecord {
     PlaybackDuration: row.played_seconds,
     TotalPlays: 1,
     TranscodingInfo: row.transcoding_info ?? null,
-    MediaStreams: row.stream_details ?? null,
+    ...historyStreams(row.stream_details),
     ParentId: row.library_id,
     results: [],
   };

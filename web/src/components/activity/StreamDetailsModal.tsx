@@ -3,17 +3,16 @@ import type { MediaStream, PlaybackActivity, StreamDetails, StreamFacts } from '
 import { Modal } from '../Modal';
 import { formatBitrate } from '../../lib/format';
 
-/** The facts of the file (source) and of what was sent (stream), from either recorded shape. */
+/** The facts of the file (source) and of what was sent (stream): recorded, or worked out from the stream list. */
 export function streamFacts(row: PlaybackActivity): StreamDetails {
-  const details = row.MediaStreams;
-  if (details && !Array.isArray(details) && typeof details === 'object' && 'Source' in details) return details;
-  const streams: MediaStream[] = Array.isArray(details) ? details : [];
+  if (row.StreamDetails?.Source) return row.StreamDetails;
+  const streams: MediaStream[] = Array.isArray(row.MediaStreams) ? row.MediaStreams : [];
   const info = row.TranscodingInfo ?? {};
   const video = streams.find((s) => s.Type === 'Video');
   const audio = streams.find((s) => s.Type === 'Audio');
   const source: StreamFacts = {
     Bitrate: video?.BitRate,
-    Container: info.Container,
+    Container: row.OriginalContainer ?? info.Container,
     VideoCodec: video?.Codec,
     Width: video?.Width,
     Height: video?.Height,

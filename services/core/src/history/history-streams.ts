@@ -1,0 +1,42 @@
+/**
+ * A history row's streams in two forms: `MediaStreams`, the media server's stream array (SPEC.md §3 Media stream)
+ * with `OriginalContainer`, as the incumbent's clients read them; and `StreamDetails`, Reelstat's stream-versus-
+ * source comparison for the stream-details modal. Rows come in three recorded shapes: the current one (both),
+ * older Reelstat rows (only {Source, Stream}: the array is rebuilt from the source facts) and imported rows (the
+ * server's array itself).
+ */
+export function historyStreams(recorded: unknown): {
+  MediaStreams: Array<Record<string, unknown>> | null;
+  OriginalContainer: string | null;
+  StreamDetails: Record<string, unknown> | null;
+} {
+  if (Array.isArray(recorded))
+    return { MediaStreams: recorded as Array<Record<string, unknown>>, OriginalContainer: null, StreamDetails: null };
+  if (typeof recorded !== 'object' || recorded === null) return { MediaStreams: null, OriginalContainer: null, StreamDetails: null };
+  const { MediaStreams, OriginalContainer, ...details } = recorded as Record<string, unknown>;
+  const source = (details.Source ?? {}) as Record<string, unknown>;
+  return {
+    MediaStreams: Array.isArray(MediaStreams) ? (MediaStreams as Array<Record<string, unknown>>) : fromSourceFacts(source),
+    OriginalContainer:
+      typeof OriginalContainer === 'string' ? OriginalContainer : typeof source.Container === 'string' ? source.Container : null,
+    StreamDetails: 'Source' in details ? details : null,
+  };
+}
+
+/** Older rows kept only the source's facts: one video and one audio stream, with what is known of them. */
+function fromSourceFacts(source: Record<string, unknown>): Array<Record<string, unknown>> {
+  const streams: Array<Record<string, unknown>> = [];
+  if (source.VideoCodec !== undefined)
+    streams.push({
+      Type: 'Video',
+      Codec: source.VideoCodec,
+      Width: source.Width,
+      Height: source.Height,
+      RealFrameRate: source.FrameRate,
+      VideoRange: source.VideoRange,
+      AspectRatio: source.AspectRatio,
+    });
+  if (source.AudioCodec !== undefined)
+    streams.push({ Type: 'Audio', Codec: source.AudioCodec, Channels: source.AudioChannels, Language: source.AudioLanguage });
+  return streams;
+}
