@@ -12,8 +12,12 @@ export interface SyncHarness {
   stop(): Promise<void>;
 }
 
-export async function startSyncHarness(flavor: 'jellyfin' | 'emby', env: Record<string, string> = {}): Promise<SyncHarness> {
-  const sim = await startSimulator({ flavor, scale: 'tiny', seed: 11 });
+export async function startSyncHarness(
+  flavor: 'jellyfin' | 'emby',
+  env: Record<string, string> = {},
+  simOptions: Parameters<typeof startSimulator>[0] = {},
+): Promise<SyncHarness> {
+  const sim = await startSimulator({ flavor, scale: 'tiny', seed: 11, ...simOptions });
   const harness = await startApiHarness({ ROLES: 'api,scheduler', ...env });
   const created = await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } });
   const token = (created.body as { token: string }).token;
