@@ -25,7 +25,7 @@ test('first-run setup: account with password show/hide, media server, a full syn
 
   await page.getByLabel('API key').fill(simKey());
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Linked Jellyfin server' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Linked (Jellyfin|Emby) server/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible({ timeout: 30_000 });
   expect(new URL(page.url()).pathname).toBe('/');
 

@@ -24,6 +24,14 @@ export function childEnv(overrides: Record<string, string | undefined> = {}): No
   return env;
 }
 
+/**
+ * Which media server the suite runs against: `REELSTAT_E2E_SIM_FLAVOR=emby` and `REELSTAT_E2E_SIM_BLURHASHES=off`
+ * run the same suite against an Emby-flavoured simulator, or a Jellyfin one that sends no blurhashes.
+ */
+export function simulatorChoice(): { flavor: string; blurhashes: string } {
+  return { flavor: process.env.REELSTAT_E2E_SIM_FLAVOR ?? 'jellyfin', blurhashes: process.env.REELSTAT_E2E_SIM_BLURHASHES ?? 'on' };
+}
+
 export function baseUrlForConfig(): string | undefined {
   return process.env[E2E_KEYS.url];
 }

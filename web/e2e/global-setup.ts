@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, SIM_API_KEY, startReelstat, startSimulator } from './stack.js';
-import { publishE2E } from './env.js';
+import { publishE2E, simulatorChoice } from './env.js';
 
 /** Builds the dashboard, starts the simulator and an unconfigured Reelstat; the returned function stops both. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -9,7 +9,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     cwd: path.join(ROOT, 'web'),
     stdio: 'inherit',
   });
-  const sim = await startSimulator({ scale: 'small' });
+  const sim = await startSimulator({ scale: 'small', ...simulatorChoice() });
   const reelstat = await startReelstat().catch(async (error: unknown) => {
     await sim.stop();
     throw error;
