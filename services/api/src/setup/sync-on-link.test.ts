@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '@reelstat/jellyfin-sim';
-import { createAdmin, digest, startApiHarness, type ApiHarness } from '../../test/api-harness.js';
+import { createAdmin, digest, startApiHarness, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 import { waitFor, type LogEntryBody } from '../../test/sync-harness.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
