@@ -85,7 +85,9 @@ describe.each(['jellyfin', 'emby'] as const)('activity monitor on %s', (kind) =>
       Source: expect.any(Object),
       Stream: expect.any(Object),
       ReportedPlayMethod: 'Transcode',
-      MediaStreams: expect.arrayContaining([expect.objectContaining({ Type: 'Video', Codec: expect.any(String), Index: expect.any(Number) })]),
+      MediaStreams: expect.arrayContaining([
+        expect.objectContaining({ Type: 'Video', Codec: expect.any(String), Index: expect.any(Number) }),
+      ]),
       OriginalContainer: expect.any(String),
     });
     // Written at the stop, and still kept in the live state so a resume within the merge window can extend it.
