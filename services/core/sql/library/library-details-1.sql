@@ -1,4 +1,4 @@
-SELECT l.id, l.name, l.collection_type, l.tracked, l.archived, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash,
+SELECT l.id, l.name, l.collection_type, l.tracked, l.archived, l.primary_image_hash AS image_hash,
        COALESCE(c.entries, 0)::int AS entries, COALESCE(c.seasons, 0)::int AS seasons, COALESCE(c.episodes, 0)::int AS episodes,
        COALESCE(c.files, 0)::int AS files, COALESCE(c.size, 0)::bigint AS size, COALESCE(c.runtime_ticks, 0)::bigint AS runtime_ticks
      FROM libraries l

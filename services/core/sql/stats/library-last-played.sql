@@ -1,4 +1,4 @@
-SELECT recent.*, i.archived, COALESCE(i.primary_image_hash, i.primary_image_tag) AS image_hash FROM (
+SELECT recent.*, i.archived, i.primary_image_hash AS image_hash FROM (
        SELECT DISTINCT ON (item_id) item_id, item_name, item_type, series_id, series_name, season_number, episode_number, user_id,
          user_name, started_at
        FROM (

@@ -1,4 +1,4 @@
-SELECT w.*, l.name, l.collection_type, COALESCE(l.primary_image_hash, l.primary_image_tag) AS image_hash, l.archived
+SELECT w.*, l.name, l.collection_type, l.primary_image_hash AS image_hash, l.archived
      FROM (SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       SELECT library_id AS key, plays, played_seconds FROM play_rollups_daily
         WHERE server_id = $1 AND bucket >= to_timestamp(ceil(extract(epoch FROM to_timestamp(ceil(extract(epoch FROM ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text)) / 900) * 900)) / 86400) * 86400) AND library_id <> ''

@@ -4,7 +4,7 @@ WITH ranked AS (
        WHERE server_id = $1 AND started_at >= ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AND item_type = 'Movie'
        GROUP BY 1
      ), top AS (
-       SELECT ranked.*, i.name, COALESCE(i.primary_image_hash, i.primary_image_tag) AS image_hash, i.archived FROM ranked
+       SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
        LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
        ORDER BY plays DESC, played_seconds DESC, i.name NULLS LAST, ranked.id LIMIT 20
      )
