@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** SPEC.md's task names, also the socket.io event names of their background task events. */
-export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask'] as const;
+export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask', 'BackupTask'] as const;
 export const taskName = z.enum(TASK_NAME_LIST);
 
 /** SPEC.md §9: the only intervals (minutes) a task may be given. */

@@ -26,6 +26,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
       { name: 'PartialSyncTask', type: 'JOB', running: false, Interval: 15 },
       { name: 'FullSyncTask', type: 'JOB', running: false, Interval: 15 },
       { name: 'PlaybackSyncTask', type: 'IMPORT', running: false, Interval: null },
+      { name: 'BackupTask', type: 'JOB', running: false, Interval: 1440 },
     ]);
   });
 

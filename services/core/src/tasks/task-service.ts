@@ -44,7 +44,7 @@ export class TaskService {
       name: d.name,
       type: d.type,
       running: running.has(d.name),
-      Interval: d.scheduled ? (intervals[d.name] ?? DEFAULT_TASK_INTERVAL) : null,
+      Interval: d.scheduled ? (intervals[d.name] ?? d.defaultInterval ?? DEFAULT_TASK_INTERVAL) : null,
     }));
   }
 
