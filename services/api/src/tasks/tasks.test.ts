@@ -138,6 +138,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
       ['PartialSyncTask', 15],
       ['FullSyncTask', 1440],
       ['PlaybackSyncTask', null],
+      ['BackupTask', 1440],
     ]);
   });
 });
