@@ -211,7 +211,8 @@ export function Backup() {
           </div>
         )}
         <Panel isLoading={files.isLoading} error={files.error} isEmpty={list.length === 0} empty="settings.backup.empty">
-          <div className="overflow-x-auto rounded-lg border border-gray-800">
+          {/* No overflow clipping here: the actions menu opens below its row. */}
+          <div className="rounded-lg border border-gray-800">
             <table className="table" data-testid="backup-files">
               <thead>
                 <tr>
