@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@reelstat/core';
-import { rollupDifferences, seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
+import { seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
+import { findRollupDifferences } from '@reelstat/core/history/rollup-invariant.js';
 import { startApiHarness, createAdmin, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 import { waitFor } from '../../test/sync-harness.js';
 
@@ -77,7 +78,7 @@ describe('backup routes', () => {
       body: { message: expect.stringMatching(/^Restore complete: \d+ rows in 9 tables$/), summary: { kind: 'reelstat' } },
     });
     expect(await tableChecksums(db)).toEqual(before);
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
   }, 120_000);
 
   it('refuses names with path separators or traversal, and unknown files', async () => {

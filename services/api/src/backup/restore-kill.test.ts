@@ -13,7 +13,8 @@ import {
   type Database,
 } from '@reelstat/core';
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
-import { rollupDifferences, seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
+import { seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
+import { findRollupDifferences } from '@reelstat/core/history/rollup-invariant.js';
 import { spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000d1';
@@ -133,6 +134,6 @@ describe('restore killed with SIGKILL', () => {
     }
     expect(res.status).toBe(200);
     expect(await tableChecksums(db)).toEqual(inBackup);
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
   }, 300_000);
 });

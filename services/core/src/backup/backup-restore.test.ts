@@ -8,7 +8,8 @@ import type { Database } from '../db/database.js';
 import { AppSettings } from '../settings/app-settings.js';
 import { BackupService } from './backup-service.js';
 import { DirectoryBackupStore } from './directory-backup-store.js';
-import { rollupDifferences, seedSample, tableChecksums } from '../test-support/backup-checks.js';
+import { seedSample, tableChecksums } from '../test-support/backup-checks.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000b1';
 const PLAYS = 100_000;
@@ -49,7 +50,7 @@ describe('backup and restore', () => {
     const summary = await backups.restore(stored.name);
     expect(summary).toMatchObject({ kind: 'reelstat', tables: { playback_history: PLAYS, items: 1000, media_streams: 2000 } });
     expect(await tableChecksums(db)).toEqual(before);
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
     const [rollups] = await db.query<{ plays: number }>('SELECT sum(plays)::int AS plays FROM play_rollups_daily');
     expect(rollups!.plays).toBe(PLAYS);
     // New plays continue after the restored ids.
@@ -81,7 +82,7 @@ describe('backup and restore', () => {
     await backups.restore(stored.name);
     // Items come back from the file; history and users (not in it) are untouched.
     expect(await tableChecksums(db)).toEqual({ ...before, app_settings: (await tableChecksums(db)).app_settings });
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 240_000);
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database } from '../db/database.js';
-import { ROLLUP_BACKFILL_SQL, rollupDelta, totalsDelta } from '../history/rollup-sql.js';
+import { ROLLUP_BACKFILL_SQL } from '../history/rollup-sql.js';
 import { BACKUP_TABLES } from '../backup/backup-tables.js';
 
 /**
@@ -80,27 +80,4 @@ export async function tableChecksums(db: Database): Promise<Record<string, { row
     out[table.name] = row!;
   }
   return out;
-}
-
-/**
- * The rollup invariant: play_rollups, play_rollups_daily and play_totals equal what a recomputation from the
- * history gives. Returns the differing rows (empty when it holds).
- */
-export async function rollupDifferences(db: Database): Promise<unknown[]> {
-  const day = `to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400)`;
-  return db.query(`
-    (SELECT 'rollups' AS what, * FROM ((${rollupDelta('playback_history')}) EXCEPT ALL
-       (SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups WHERE plays <> 0)) AS a LIMIT 5)
-    UNION ALL
-    (SELECT 'rollups extra', * FROM ((SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups WHERE plays <> 0)
-       EXCEPT ALL (${rollupDelta('playback_history')})) AS b LIMIT 5)
-    UNION ALL
-    (SELECT 'daily', * FROM ((SELECT server_id, ${day}, library_id, client, play_method, sum(plays)::int, sum(played_seconds)::bigint FROM play_rollups GROUP BY 1, 2, 3, 4, 5)
-       EXCEPT ALL (SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups_daily WHERE plays <> 0)) AS c LIMIT 5)
-    UNION ALL
-    (SELECT 'totals', server_id, NULL, scope, key, NULL, plays, played_seconds FROM ((${totalsDelta('playback_history')})
-       EXCEPT ALL (SELECT server_id, scope, key, plays, played_seconds FROM play_totals WHERE plays <> 0)) AS d LIMIT 5)
-    UNION ALL
-    (SELECT 'totals extra', server_id, NULL, scope, key, NULL, plays, played_seconds FROM ((SELECT server_id, scope, key, plays, played_seconds FROM play_totals WHERE plays <> 0)
-       EXCEPT ALL (${totalsDelta('playback_history')})) AS e LIMIT 5)`);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { AppSettings } from '../../settings/app-settings.js';
 import { createHistoryTestDatabase, testConfig } from '../../test-support/test-services.js';
-import { rollupDifferences } from '../../test-support/backup-checks.js';
+import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { BackupService } from '../backup-service.js';
 import { DirectoryBackupStore } from '../directory-backup-store.js';
 
@@ -84,7 +84,7 @@ describe('importing a Jellystat backup', () => {
       { id: 'E1', path: '/tv/e1.mkv', size: null },
       { id: 'M1', path: '/m/bbb.mp4', size: 276134947 },
     ]);
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
   });
 
   it('importing the same file again adds nothing', async () => {
@@ -93,7 +93,7 @@ describe('importing a Jellystat backup', () => {
     expect(summary).toMatchObject({ kind: 'jellystat', imported: {} });
     expect(summary.kind === 'jellystat' && summary.skipped['play already imported']).toBe(6);
     expect(await count('playback_history')).toBe(before);
-    expect(await rollupDifferences(db)).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
   });
 
   it('imports a file from an older Jellystat (columns missing, no plugin table)', async () => {
