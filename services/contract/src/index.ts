@@ -9,3 +9,4 @@ export * from './library.js';
 export * from './utils.js';
 export * from './tasks.js';
 export * from './sync.js';
+export * from './backup.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** SPEC.md's task names, also the socket.io event names of their background task events. */
-export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask'] as const;
+export const TASK_NAME_LIST = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask', 'BackupTask'] as const;
 export const specTaskName = z.enum(TASK_NAME_LIST);
 
 /** The incumbent's (Jellystat's) name of each task, accepted wherever a task name is and shown beside SPEC's. */
@@ -19,7 +19,7 @@ export const taskName = z
   .transform((name) => SPEC_NAME_OF.get(name) ?? name)
   .pipe(
     z.enum(TASK_NAME_LIST, {
-      error: `must be one of ${TASK_NAME_LIST.join(', ')} (or the incumbent's JellyfinSync, PartialJellyfinSync, JellyfinPlaybackReportingPluginSync)`,
+      error: `must be one of ${TASK_NAME_LIST.join(', ')} (or the incumbent's JellyfinSync, PartialJellyfinSync, JellyfinPlaybackReportingPluginSync, Backup)`,
     }),
   );
 

@@ -18,6 +18,7 @@ import { apiDocsRoute } from '../openapi/openapi-document.js';
 import { utilsRoutes } from '../utils/utils-routes.js';
 import { imagesRoutes } from '../images/images-routes.js';
 import { activityRoutes } from '../activity/activity-routes.js';
+import { backupRoutes } from '../backup/backup-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
@@ -33,6 +34,7 @@ export function createApiRoutes(runtime: Runtime): ApiRoutes {
     ...syncRoutes,
     ...tasksRoutes,
     ...activityRoutes,
+    ...backupRoutes,
   );
   return routes.add(apiDocsRoute(() => routes.definitions));
 }

@@ -26,6 +26,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
       { name: 'PartialSyncTask', task: 'PartialJellyfinSync', type: 'JOB', running: false, Interval: 15 },
       { name: 'FullSyncTask', task: 'JellyfinSync', type: 'JOB', running: false, Interval: 15 },
       { name: 'PlaybackSyncTask', task: 'JellyfinPlaybackReportingPluginSync', type: 'IMPORT', running: false, Interval: null },
+      { name: 'BackupTask', task: 'Backup', type: 'JOB', running: false, Interval: 1440 },
     ]);
     const keyed = (await h.call('GET', '/api/getTaskSettings?as=object')).body as Record<string, { Interval: number | null }>;
     expect(keyed.JellyfinSync).toEqual({ Interval: 15, running: false });
@@ -154,6 +155,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
       ['PartialSyncTask', 15],
       ['FullSyncTask', 1440],
       ['PlaybackSyncTask', null],
+      ['BackupTask', 1440],
     ]);
   });
 });

@@ -115,6 +115,24 @@ export const envSchema = z.object({
     .default('https://geolite.info/geoip/v2.1/city')
     .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL'),
   GEOLITE_DB_PATH: z.string().trim().min(1).optional(),
+  BACKUP_DIR: z.string().trim().min(1).optional(),
+  BACKUP_S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  BACKUP_S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, dashes)')
+    .optional(),
+  BACKUP_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  BACKUP_S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  BACKUP_S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  BACKUP_S3_PREFIX: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^[A-Za-z0-9._\-/]+$/.test(value), 'must be letters, digits, dots, dashes, underscores or slashes'),
+  BACKUP_S3_FORCE_PATH_STYLE: booleanText.default(false),
+  BACKUP_UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1_048_576).default(2048),
+  BACKUP_COMPRESS: booleanText.default(false),
 });
 
 export type EnvInput = z.input<typeof envSchema>;

@@ -45,6 +45,23 @@ export interface AppConfig {
   embeddedDatabase: boolean;
   /** IP geolocation: the MaxMind GeoLite2 web service (account id + licence key) and/or a local .mmdb file. */
   geolocation: { accountId: string | undefined; licenseKey: string | undefined; serviceUrl: string; databasePath: string | undefined };
+  /** Where backups live (a directory, or S3-compatible storage when a bucket is set) and the upload limit. */
+  backup: {
+    dir: string;
+    s3: BackupS3Config | undefined;
+    uploadMaxBytes: number;
+    compress: boolean;
+  };
+}
+
+export interface BackupS3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  prefix: string;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const pairs: Array<[keyof typeof parsed.data, keyof typeof parsed.data]> = [
       ['ADMIN_USERNAME', 'ADMIN_PASSWORD'],
       ['MEDIA_SERVER_URL', 'MEDIA_SERVER_API_KEY'],
+      ['BACKUP_S3_ACCESS_KEY_ID', 'BACKUP_S3_SECRET_ACCESS_KEY'],
     ];
     for (const [a, b] of pairs) {
       if ((parsed.data[a] === undefined) !== (parsed.data[b] === undefined))
@@ -164,6 +182,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       licenseKey: values.GEOLITE_LICENSE_KEY,
       serviceUrl: values.GEOLITE_URL.replace(/\/+$/, ''),
       databasePath: values.GEOLITE_DB_PATH,
+    },
+    backup: {
+      dir: path.resolve(values.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+      s3: values.BACKUP_S3_BUCKET
+        ? {
+            endpoint: values.BACKUP_S3_ENDPOINT,
+            bucket: values.BACKUP_S3_BUCKET,
+            region: values.BACKUP_S3_REGION,
+            accessKeyId: values.BACKUP_S3_ACCESS_KEY_ID,
+            secretAccessKey: values.BACKUP_S3_SECRET_ACCESS_KEY,
+            prefix: values.BACKUP_S3_PREFIX.replace(/^\/+|\/+$/g, ''),
+            forcePathStyle: values.BACKUP_S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
+      uploadMaxBytes: values.BACKUP_UPLOAD_MAX_MB * 1024 * 1024,
+      compress: values.BACKUP_COMPRESS,
     },
   };
 }

@@ -15,6 +15,7 @@ import { StatisticsContext } from '../stats/statistics-context.js';
 import { StatisticsService } from '../stats/statistics-service.js';
 import { HistoryService } from '../history/history-service.js';
 import { LibraryService } from '../library/library-service.js';
+import { BackupService } from '../backup/backup-service.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -27,6 +28,7 @@ export interface Services {
   statistics: StatisticsService;
   history: HistoryService;
   library: LibraryService;
+  backups: BackupService;
   close(): Promise<void>;
 }
 
@@ -43,16 +45,18 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   }
   // One read context per process: the statistics, history and library services share its answer cache.
   const reads = new StatisticsContext(db, config.timeZone);
+  const settings = new AppSettings(db);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
-    settings: new AppSettings(db),
+    settings,
     mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     statistics: new StatisticsService(db, reads),
     history: new HistoryService(db, reads, bus),
     library: new LibraryService(db, reads, bus),
+    backups: new BackupService(config, db, settings),
     async close() {
       await redis?.quit().catch(() => undefined);
     },

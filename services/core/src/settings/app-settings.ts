@@ -19,6 +19,10 @@ export const settingSchemas = {
   TASK_INTERVALS: z.record(z.string(), z.number().int().positive()),
   /** Task runs (and their logs) older than this many days are pruned. */
   TASK_LOG_RETENTION_DAYS: z.number().int().min(1).max(3650),
+  /** Backup groups (backup-tables.ts) left out of backups. */
+  BACKUP_EXCLUDED_TABLES: z.array(z.string()),
+  /** How many backup files the BackupTask keeps (the newest). */
+  BACKUP_RETENTION: z.number().int().min(1).max(1000),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -35,6 +39,8 @@ export const settingDefaults: { [K in SettingKey]: SettingValue<K> } = {
   },
   TASK_INTERVALS: {},
   TASK_LOG_RETENTION_DAYS: 30,
+  BACKUP_EXCLUDED_TABLES: [],
+  BACKUP_RETENTION: 5,
 };
 
 /** How long another replica's change may take to be seen here. Changes made through this process are immediate. */

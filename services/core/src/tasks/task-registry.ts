@@ -1,8 +1,9 @@
 import { fullSyncTask, partialSyncTask, playbackSyncTask } from '../sync/sync-tasks.js';
+import { backupTask } from '../backup/backup-task.js';
 import type { TaskDefinition, TaskName } from './task-types.js';
 
-/** Every task, one line each. Later background jobs (backup) add theirs here. */
-const definitions: TaskDefinition[] = [partialSyncTask, fullSyncTask, playbackSyncTask];
+/** Every task, one line each. */
+const definitions: TaskDefinition[] = [partialSyncTask, fullSyncTask, playbackSyncTask, backupTask];
 
 export class TaskRegistry {
   private readonly byName = new Map<string, TaskDefinition>();

@@ -16,7 +16,12 @@ describe('task schedule', () => {
       ['FullSyncTask', new Date(start)],
     ]);
     expect(dueTasks(all, { FullSyncTask: 1440 }, lastStarts, start, start + 26 * minute)).toEqual(['PartialSyncTask']);
-    expect(dueTasks(all, { FullSyncTask: 1440 }, lastStarts, start, start + 1440 * minute)).toEqual(['PartialSyncTask', 'FullSyncTask']);
+    // The backup's default interval is a day (BackupTask.defaultInterval), not SPEC's 15 minutes.
+    expect(dueTasks(all, { FullSyncTask: 1440 }, lastStarts, start, start + 1440 * minute)).toEqual([
+      'PartialSyncTask',
+      'FullSyncTask',
+      'BackupTask',
+    ]);
   });
 
   it('never schedules IMPORT tasks', () => {

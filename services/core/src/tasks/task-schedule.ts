@@ -24,7 +24,7 @@ export function dueTasks(
   return definitions
     .filter((d) => d.scheduled)
     .filter((d) => {
-      const interval = (intervals[d.name] ?? DEFAULT_TASK_INTERVAL) * 60_000;
+      const interval = (intervals[d.name] ?? d.defaultInterval ?? DEFAULT_TASK_INTERVAL) * 60_000;
       const since = lastStarts.get(d.name)?.getTime() ?? scheduleStartedAt;
       return now - since >= interval;
     })

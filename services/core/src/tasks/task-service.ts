@@ -48,7 +48,7 @@ export class TaskService {
       task: INCUMBENT_TASK_NAMES[d.name] ?? d.name,
       type: d.type,
       running: running.has(d.name),
-      Interval: d.scheduled ? (intervals[d.name] ?? DEFAULT_TASK_INTERVAL) : null,
+      Interval: d.scheduled ? (intervals[d.name] ?? d.defaultInterval ?? DEFAULT_TASK_INTERVAL) : null,
     }));
   }
 

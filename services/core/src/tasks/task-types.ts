@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime/runtime.js';
 
 /** SPEC.md's task names; they are also the socket.io event names of their background task events. */
-export const TASK_NAMES = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask'] as const;
+export const TASK_NAMES = ['FullSyncTask', 'PartialSyncTask', 'PlaybackSyncTask', 'BackupTask'] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 
 export type TaskType = 'JOB' | 'IMPORT';
@@ -48,6 +48,8 @@ export interface TaskDefinition {
    * whose jobs run one at a time across every replica.
    */
   group: string;
+  /** Minutes between scheduled runs until an administrator picks one (default DEFAULT_TASK_INTERVAL). */
+  defaultInterval?: (typeof TASK_INTERVALS)[number];
   /** Tasks that talk to media servers are not scheduled while none is linked. */
   requiresMediaServer: boolean;
   /** Success message for the background task event. */

@@ -5,9 +5,10 @@ import { GeneralSettings } from './GeneralSettings';
 import { LibrarySettings } from './LibrarySettings';
 import { ApiKeys } from './ApiKeys';
 import { Logs } from './Logs';
+import { Backup } from './Backup';
 
-// Webhooks and Backup tabs arrive with their backends (a later issue).
-const TABS = ['general', 'libraries', 'keys', 'logs'] as const;
+// The Webhooks tab arrives with its backend (a later issue).
+const TABS = ['general', 'libraries', 'keys', 'backup', 'logs'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function Settings() {
@@ -26,6 +27,7 @@ export default function Settings() {
       {tab === 'general' && <GeneralSettings />}
       {tab === 'libraries' && <LibrarySettings />}
       {tab === 'keys' && <ApiKeys />}
+      {tab === 'backup' && <Backup />}
       {tab === 'logs' && <Logs />}
     </div>
   );
