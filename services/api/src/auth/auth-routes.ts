@@ -9,7 +9,8 @@ async function withRetryAfter<T>(res: Response, call: () => Promise<T>): Promise
     return await call();
   } catch (error) {
     const retry = (error as AppError).details as { retryAfterSeconds?: number } | undefined;
-    if (error instanceof AppError && error.status === 429 && retry?.retryAfterSeconds) res.setHeader('Retry-After', String(retry.retryAfterSeconds));
+    if (error instanceof AppError && error.status === 429 && retry?.retryAfterSeconds)
+      res.setHeader('Retry-After', String(retry.retryAfterSeconds));
     throw error;
   }
 }
@@ -53,13 +54,16 @@ export const authRoutes = [
     method: 'post',
     path: '/auth/configSetup',
     tag: 'auth',
-    summary: 'First-run step 2: link the media server (only while none is linked)',
+    summary: 'First-run step 2: link the media server (only while none is linked; needs the token of /auth/createuser)',
     access: 'setup',
     body: mediaServerLinkBody,
     response: configSetupAnswer,
-    handle: async ({ body, runtime }) => {
+    handle: async ({ body, principal, runtime }) => {
       const state = await readSetupState(runtime.db);
       if (state === 0) throw AppError.conflict('Create the administrator account first');
+      // Between the two first-run steps the instance must not be claimable by whoever arrives next: linking
+      // needs the token /auth/createuser returned.
+      if (!principal) throw AppError.unauthorized('Send the token /auth/createuser returned');
       // Once linked, changing the server is a settings call and needs a login.
       if (state === 2) throw AppError.forbidden('A media server is already linked; change it from the settings (POST /api/setconfig)');
       const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);

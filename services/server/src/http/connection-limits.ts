@@ -20,6 +20,7 @@ export function limitConnections(server: Server, maxSocketsPerClient: number): v
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.timeout = IDLE_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
@@ -35,4 +36,25 @@ export function limitConnections(server: Server, maxSocketsPerClient: number): v
       else open.set(address, left);
     });
   });
+}
+
+/**
+ * Requests Node refuses before they reach Express (headers too large, malformed, too slow) get the project's
+ * one error shape too, rather than Node's empty answer.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || (error.code === 'ECONNRESET' && !socket.readable)) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'Request headers (or the URL) are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time']
+        : [400, 'bad_request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ status, code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${code}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
