@@ -1,7 +1,7 @@
 // Login protection, security headers and connection limits, tried as an attacker would, over real HTTP.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, digest, startApiHarness, type ApiHarness } from '../../test/api-harness.js';
+import { createAdmin, digest, startApiHarness, type ApiHarness } from '../test-support/api-harness.js';
 
 const guess = (username: string, i: number, forwardedFor: string) => ({
   body: { username, password: digest(`wrong-${i}`) },

@@ -5,8 +5,16 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
-import { spawnReelstat, type SpawnedReelstat } from '../../test/spawn-reelstat.js';
-import { DURATION_TOLERANCE_SECONDS, embeddedPostgres, freshDataDir, setUp, sleep, startPlays, until } from '../../test/fault-harness.js';
+import { spawnReelstat, type SpawnedReelstat } from '../test-support/spawn-reelstat.js';
+import {
+  DURATION_TOLERANCE_SECONDS,
+  embeddedPostgres,
+  freshDataDir,
+  setUp,
+  sleep,
+  startPlays,
+  until,
+} from '../test-support/fault-harness.js';
 
 /** Listens on the port (resolves undefined while it is still taken, so `until` retries). */
 function holdPort(port: number): Promise<net.Server | undefined> {
