@@ -10,5 +10,5 @@ export const createdApiKeyAnswer = z.object({ name: z.string(), key: z.string() 
 export type CreatedApiKey = z.infer<typeof createdApiKeyAnswer>;
 
 export const deleteApiKeyBody = z
-  .object({ key: z.string().min(1).max(200).optional(), id: z.number().int().positive().optional() })
+  .object({ key: z.string().min(1).max(200).optional(), id: z.number().int().positive().max(2_147_483_647, 'is not a key id').optional() })
   .refine((body) => body.key !== undefined || body.id !== undefined, 'key or id is required');

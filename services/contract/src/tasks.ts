@@ -80,5 +80,5 @@ export type LogEntry = z.infer<typeof logEntry>;
 export const logsAnswer = z.array(logEntry);
 export const logsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, createLogger, loadConfig } from '@reelstat/core';
-import { startProcess } from './start-process.js';
+import { startProcess, type RunningProcess } from './start-process.js';
+import { keepRunningOnUnhandledRejections } from './unhandled-rejections.js';
 
 /**
  * The Reelstat process: `reelstat [--roles api,scheduler,dispatcher,operator]`.
@@ -26,10 +27,13 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config);
+  let started: RunningProcess | undefined = undefined;
+  keepRunningOnUnhandledRejections(process, logger, () => started?.runtime.metrics.backgroundErrors.inc({ source: 'unhandled-rejection' }));
   const running = await startProcess(config, logger).catch((error: unknown) => {
     logger.fatal({ err: error }, 'Reelstat failed to start');
     process.exit(1);
   });
+  started = running;
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;

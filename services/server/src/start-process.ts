@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Runtime, applyBootstrapConfiguration, type AppConfig, type HttpHandler, type Logger, type Role } from '@reelstat/core';
 import { createHttpApp } from './http/http-app.js';
+import { limitConnections } from './http/connection-limits.js';
 import { roleFactories } from './roles.js';
 
 export interface RunningProcess {
@@ -28,7 +29,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     await runtime.connect();
     const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
     server = createServer(createHttpApp(runtime, () => roles, handlers));
-    server.keepAliveTimeout = 65_000;
+    limitConnections(server, config.httpMaxSocketsPerClient);
     await listen(server, config.port, config.host);
     for (const role of roles) if (role.attach) stoppers.push(await role.attach(server, runtime));
     await runtime.migrate();

@@ -1,6 +1,19 @@
 import { AppError, VERSION, linkMediaServer, onMediaServerLinked, readSetupState } from '@reelstat/core';
 import { configSetupAnswer, credentialsBody, loginBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
+import type { Response } from 'express';
 import { route } from '../http/api-routes.js';
+
+/** A rate-limited call: its 429 carries Retry-After. */
+async function withRetryAfter<T>(res: Response, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const retry = (error as AppError).details as { retryAfterSeconds?: number } | undefined;
+    if (error instanceof AppError && error.status === 429 && retry?.retryAfterSeconds)
+      res.setHeader('Retry-After', String(retry.retryAfterSeconds));
+    throw error;
+  }
+}
 
 export const authRoutes = [
   route({
@@ -16,43 +29,41 @@ export const authRoutes = [
     method: 'post',
     path: '/auth/createuser',
     tag: 'auth',
-    summary: 'Create the administrator account (only while none exists)',
+    summary: 'Create the administrator account (only while none exists); rate-limited per client address',
     access: 'public',
     body: credentialsBody,
     response: tokenAnswer,
-    handle: async ({ body, runtime }) => runtime.services.auth.createFirstAdmin(body.username, body.password),
+    handle: async ({ body, req, res, runtime }) =>
+      withRetryAfter(res, () => runtime.services.auth.createFirstAdmin(body.username, body.password, req.ip ?? 'unknown')),
   }),
   route({
     method: 'post',
     path: '/auth/login',
     tag: 'auth',
-    summary: 'Log in; failed attempts are rate-limited per client address',
+    summary: 'Log in; attempts are rate-limited per client address and per username',
     access: 'public',
     body: loginBody,
     response: tokenAnswer,
     handle: async ({ body, req, res, runtime }) => {
       if (!body.username || !body.password) throw AppError.unauthorized('Invalid username or password');
-      try {
-        return await runtime.services.auth.login(body.username, body.password, req.ip ?? 'unknown');
-      } catch (error) {
-        const retry = (error as AppError).details as { retryAfterSeconds?: number } | undefined;
-        if (error instanceof AppError && error.status === 429 && retry?.retryAfterSeconds)
-          res.setHeader('Retry-After', String(retry.retryAfterSeconds));
-        throw error;
-      }
+      const { username, password } = body;
+      return withRetryAfter(res, () => runtime.services.auth.login(username, password, req.ip ?? 'unknown'));
     },
   }),
   route({
     method: 'post',
     path: '/auth/configSetup',
     tag: 'auth',
-    summary: 'First-run step 2: link the media server (only while none is linked)',
+    summary: 'First-run step 2: link the media server (only while none is linked; needs the token of /auth/createuser)',
     access: 'setup',
     body: mediaServerLinkBody,
     response: configSetupAnswer,
-    handle: async ({ body, runtime }) => {
+    handle: async ({ body, principal, runtime }) => {
       const state = await readSetupState(runtime.db);
       if (state === 0) throw AppError.conflict('Create the administrator account first');
+      // Between the two first-run steps the instance must not be claimable by whoever arrives next: linking
+      // needs the token /auth/createuser returned.
+      if (!principal) throw AppError.unauthorized('Send the token /auth/createuser returned');
       // Once linked, changing the server is a settings call and needs a login.
       if (state === 2) throw AppError.forbidden('A media server is already linked; change it from the settings (POST /api/setconfig)');
       const link = await linkMediaServer(runtime.services.mediaServers, { url: body.JF_HOST, apiKey: body.JF_API_KEY }, runtime.logger);

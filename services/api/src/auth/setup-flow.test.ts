@@ -44,7 +44,11 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
         token: string;
       }
     ).token;
-    const wrongKey = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: 'wrong-key' } });
+    // Between the two steps, linking needs the token /auth/createuser returned.
+    const anonymous = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ code: 'unauthorized' });
+    const wrongKey = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: sim.url, JF_API_KEY: 'wrong-key' } });
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.body).toEqual({
       status: 401,
@@ -56,6 +60,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
 
     const closedPort = await findFreePort();
     const unreachable = await harness.call('POST', '/auth/configSetup', {
+      token,
       body: { JF_HOST: `http://127.0.0.1:${closedPort}`, JF_API_KEY: sim.apiKey },
     });
     expect(unreachable.status).toBe(502);
@@ -65,7 +70,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
     });
 
     const html = await htmlServer();
-    const notMediaServer = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: html.url, JF_API_KEY: sim.apiKey } });
+    const notMediaServer = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: html.url, JF_API_KEY: sim.apiKey } });
     await html.close();
     expect(notMediaServer.status).toBe(404);
     expect(notMediaServer.body).toMatchObject({
@@ -73,7 +78,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
       message: expect.stringContaining(`No Jellyfin or Emby server answers at ${html.url}`),
     });
 
-    const badUrl = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: 'ftp://nas/media', JF_API_KEY: sim.apiKey } });
+    const badUrl = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: 'ftp://nas/media', JF_API_KEY: sim.apiKey } });
     expect(badUrl.status).toBe(400);
 
     expect((await harness.call('GET', '/auth/isConfigured')).body).toMatchObject({ state: 1 });
@@ -82,7 +87,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
   });
 
   it('links the server, detecting its kind, and stores the key encrypted', async () => {
-    const res = await harness.call('POST', '/auth/configSetup/', { body: { JF_HOST: `${sim.url}/`, JF_API_KEY: sim.apiKey } });
+    const res = await harness.call('POST', '/auth/configSetup/', { token, body: { JF_HOST: `${sim.url}/`, JF_API_KEY: sim.apiKey } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ kind: flavor });
     expect((await harness.call('GET', '/auth/isConfigured')).body).toMatchObject({ state: 2 });
@@ -107,7 +112,7 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
 
   it('closes first-run routes once set up', async () => {
     expect((await harness.call('POST', '/auth/createuser', { body: { username: 'late', password: digest('whatever') } })).status).toBe(403);
-    const relink = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+    const relink = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
     expect(relink.status).toBe(403);
   });
 

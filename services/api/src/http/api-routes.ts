@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { findUnstorableText } from './text-input.js';
 import type { z, ZodType } from 'zod';
 import { AppError, type AdminPrincipal, type Runtime } from '@reelstat/core';
 
@@ -55,6 +56,11 @@ export function describeIssues(where: string, error: z.ZodError): string[] {
 
 function parse<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return undefined as T;
+  const unstorable = findUnstorableText(value, where);
+  if (unstorable) {
+    const problem = `${unstorable}: must not contain a NUL character or an unpaired surrogate`;
+    throw AppError.badRequest(`Invalid request: ${problem}`, { problems: [problem] });
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
     const problems = describeIssues(where, result.error);

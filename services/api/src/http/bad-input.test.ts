@@ -86,4 +86,26 @@ describe('bad input', () => {
     expect(await countRows('media_servers')).toBe(0);
     expect(await countRows('app_settings')).toBe(0);
   });
+
+  it('rejects NUL characters and unpaired surrogates anywhere in a request, and integers past the column range', async () => {
+    const bad: Array<[string, string, unknown, RegExp]> = [
+      ['POST', '/api/setPreferredAdmin', { userid: 'abc\u0000', username: 'x' }, /body\.userid: must not contain a NUL/],
+      ['POST', '/api/setPreferredAdmin', { userid: 'abc', username: 'lone \ud800 high' }, /body\.username: must not contain/],
+      ['POST', '/api/setPreferredAdmin', { userid: 'abc', username: 'lone \udc00 low' }, /body\.username: must not contain/],
+      ['POST', '/api/keys', { name: 'k\u0000' }, /body\.name: must not contain/],
+      ['POST', '/api/keys', { ['n\u0000']: 'x', name: 'ok' }, /body\.n.: must not contain/],
+      ['DELETE', '/api/keys', { id: 2147483648 }, /body\.id: is not a key id/],
+      ['GET', '/logs/getLogs?offset=99999999999', undefined, /query\.offset/],
+    ];
+    for (const [method, path, body, message] of bad) {
+      const res = await harness.call(method, path, { token, body });
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'bad_request', message: expect.stringMatching(message) });
+    }
+    // A paired surrogate (an emoji) is fine.
+    const emoji = await harness.call('POST', '/api/keys', { token, body: { name: 'key \ud83c\udfac' } });
+    expect(emoji.status).toBe(201);
+    const listed = await harness.call('GET', '/api/keys', { token });
+    expect(listed.body).toEqual([expect.objectContaining({ name: 'key 🎬' })]);
+  });
 });

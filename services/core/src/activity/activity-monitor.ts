@@ -5,6 +5,7 @@ import { createMediaServerClient } from '../media-server/create-client.js';
 import type { MediaServerLink } from '../media-servers/media-server-links.js';
 import { ActivityMetrics } from './activity-metrics.js';
 import { ServerMonitor } from './server-monitor.js';
+import { settingDefaults } from '../settings/app-settings.js';
 
 /** How often the set of linked media servers is re-read (a server linked or removed at run time). */
 const SERVER_LIST_REFRESH_MS = 5000;
@@ -69,7 +70,12 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
           return { ok: false, playing: false, sessions: undefined };
         });
         if (!running) break;
-        const intervals = await runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS');
+        // A failed settings read (database away) must not end the loop: poll at the default intervals meanwhile.
+        const intervals = await runtime.services.settings.get('ACTIVITY_MONITOR_INTERVALS').catch((error: unknown) => {
+          runtime.metrics.backgroundErrors.inc({ source: 'activity-monitor' });
+          logger.warn({ err: (error as Error).message }, 'activity monitor: could not read its intervals; using the defaults');
+          return settingDefaults.ACTIVITY_MONITOR_INTERVALS;
+        });
         // The interval runs from the start of one poll to the start of the next, so a slow /Sessions answer
         // does not stretch the cadence; a poll longer than the interval is followed at once, never overlapped.
         const interval = result.playing ? intervals.activeSessionsInterval : intervals.idleInterval;

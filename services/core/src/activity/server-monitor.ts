@@ -14,7 +14,8 @@ import { loadLivePlays, lockServerPlays, saveLivePlays } from './live-plays-repo
 import { liveSessionsPayload } from './live-session-payload.js';
 import { PlayClassifier } from './play-classifier.js';
 import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, playbackEvent } from './playback-events.js';
-import { playsToStart, reconcile, type LivePlay, type Transition } from './play-state-machine.js';
+import { playsToStart, reconcile, type LivePlay, type NewPlayInfo, type Transition } from './play-state-machine.js';
+import { UnsavedChanges } from './unsaved-changes.js';
 import { reportTime, sampleSessions } from './session-sample.js';
 
 const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
@@ -50,6 +51,7 @@ export interface PollResult {
  */
 export class ServerMonitor {
   private plays: LivePlay[] | undefined;
+  private readonly unsaved = new UnsavedChanges();
   private readonly classifier: PlayClassifier;
   private readonly now: () => number;
 
@@ -84,8 +86,8 @@ export class ServerMonitor {
         const transition = await this.apply(sessions);
         return { ok: true, playing: payload.length > 0, sessions: payload, transition };
       } catch (error) {
-        // Nothing was committed: forget the in-memory state and start again from the database next time.
-        this.plays = undefined;
+        // The in-memory state stays (it is ahead of the database); its unsaved changes are written with the
+        // next poll that reaches the database, so plays that end meanwhile keep their true times.
         metrics.pollErrors.inc({ server: server.name, kind: 'database' });
         logger.error({ err: error, server: server.name }, 'activity monitor: could not save the play state');
         return { ok: false, playing: payload.length > 0, sessions: payload };
@@ -103,32 +105,50 @@ export class ServerMonitor {
     const samples = sampleSessions(sessions, server.kind, nowMs);
     const idleSessions = new Map<string, number>();
     for (const session of sessions) if (!session.NowPlayingItem?.Id) idleSessions.set(session.Id, reportTime(session, nowMs));
-    const newPlays = await this.classifier.classify(playsToStart(this.plays, samples));
+    const newPlays = await this.classifier.classify(playsToStart(this.plays, samples)).catch((error: unknown) => {
+      // Without the database a new play's library and exclusion are unknown: it starts unclassified rather
+      // than late, so its start time stays true.
+      this.deps.logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: could not classify new plays');
+      return new Map<string, NewPlayInfo>();
+    });
     const transition = reconcile(
       this.plays,
       { nowMs, samples, idleSessions, newPlays },
       { minimumPlaySeconds: rules.minimumPlaySeconds, mergeWindowMs: rules.mergeWindowMinutes * 60_000 },
     );
-    let written: HistoryWrite = { inserted: [], extended: [] };
-    if (transition.upserts.length > 0 || transition.deletes.length > 0 || transition.writes.length > 0) {
-      written = await db.sequelize.transaction(async (transaction) => {
-        await lockServerPlays(db, server.id, transaction);
-        await saveLivePlays(db, server.id, transition.upserts, transition.deletes, transaction);
-        // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
-        return writeHistory(
-          db,
-          transition.writes.map(({ play }) => toPlayToRecord(server.id, play)),
-          transaction,
-          { extendOnly: new Set(transition.writes.filter((w) => w.extension).map((w) => w.play.playKey)) },
-        );
-      });
-    }
     this.plays = transition.plays;
-    this.afterCommit(transition, written);
+    const changed = transition.upserts.length > 0 || transition.deletes.length > 0 || transition.writes.length > 0;
+    if (!changed && this.unsaved.isEmpty()) {
+      this.afterCommit(transition, { inserted: [], extended: [] });
+      return transition;
+    }
+    this.unsaved.add(transition);
+    await this.saveUnsaved();
     return transition;
   }
 
-  private afterCommit(transition: Transition, written: HistoryWrite): void {
+  /**
+   * Writes every change not yet in the database (this poll's, and those of polls whose write failed) in one
+   * transaction, so plays that ended while the database was away keep their true times.
+   */
+  private async saveUnsaved(): Promise<void> {
+    const { db, server } = this.deps;
+    const { upserts, deletes, writes } = this.unsaved.changes();
+    const written = await db.sequelize.transaction(async (transaction) => {
+      await lockServerPlays(db, server.id, transaction);
+      await saveLivePlays(db, server.id, upserts, deletes, transaction);
+      // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
+      return writeHistory(
+        db,
+        writes.map(({ play }) => toPlayToRecord(server.id, play)),
+        transaction,
+        { extendOnly: new Set(writes.filter((w) => w.extension).map((w) => w.play.playKey)) },
+      );
+    });
+    this.afterCommit(this.unsaved.take(), written);
+  }
+
+  private afterCommit(transition: Pick<Transition, 'writes' | 'started' | 'ended'>, written: HistoryWrite): void {
     const { metrics, server, bus, logger } = this.deps;
     // Counted from what the database did, so a write another monitor already made (failover) is not counted twice.
     const orders = new Map(transition.writes.map((w) => [w.play.playKey, w]));

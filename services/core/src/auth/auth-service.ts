@@ -19,11 +19,14 @@ interface AccountRow {
   token_version: number;
 }
 
+/** Per-username failures allowed, as a multiple of the per-address limit (LOGIN_MAX_FAILURES). */
+const USERNAME_LIMIT_FACTOR = 4;
+
 /** Accounts, logins and tokens. There is one administrator account (SPEC.md §6). */
 export class AuthService {
   constructor(
     private readonly db: Database,
-    private readonly config: Pick<AppConfig, 'jwtSecret' | 'tokenTtlHours' | 'loginLockoutMinutes'>,
+    private readonly config: Pick<AppConfig, 'jwtSecret' | 'tokenTtlHours' | 'loginLockoutMinutes' | 'loginMaxFailures'>,
     private readonly limiter: LoginRateLimiter,
     private readonly logger: Logger,
   ) {}
@@ -37,7 +40,12 @@ export class AuthService {
    * Creates the administrator, only while none exists: a running instance cannot be claimed by whoever
    * arrives later. The table lock makes two simultaneous first-run requests create one account, not two.
    */
-  async createFirstAdmin(username: string, passwordDigest: string): Promise<{ token: string }> {
+  async createFirstAdmin(username: string, passwordDigest: string, address?: string): Promise<{ token: string }> {
+    // The cheap checks come before the expensive hash: once an administrator exists, and from a client that
+    // keeps asking, this costs one query rather than an scrypt each time.
+    if (address !== undefined)
+      await this.reserveAttempt(`createuser:${address}`, this.config.loginMaxFailures, 'attempts to create the account');
+    if (await this.hasAdmin()) throw AppError.forbidden('An administrator account already exists');
     const passwordHash = await hashPassword(passwordDigest);
     const account = await this.db.sequelize.transaction(async (transaction) => {
       await this.db.sequelize.query('LOCK TABLE admin_accounts IN EXCLUSIVE MODE', { transaction });
@@ -50,6 +58,7 @@ export class AuthService {
       );
       return created!;
     });
+    if (address !== undefined) await this.limiter.reset(`createuser:${address}`);
     this.logger.info({ username }, 'administrator account created');
     return { token: this.issueToken(account) };
   }
@@ -64,23 +73,34 @@ export class AuthService {
     }
   }
 
+  /**
+   * Each attempt is counted before the password is checked, per client address and per username (the
+   * latter at USERNAME_LIMIT_FACTOR times the limit: a distributed guesser rotating addresses still hits it,
+   * and it takes many more failures to lock the administrator out). A success gives both counts back.
+   */
   async login(username: string, passwordDigest: string, address: string): Promise<{ token: string }> {
-    const waitSeconds = await this.limiter.blockedFor(address);
-    if (waitSeconds > 0) {
-      throw new AppError(429, 'too_many_attempts', `Too many failed logins. Try again in ${Math.ceil(waitSeconds / 60)} minute(s).`, {
-        retryAfterSeconds: waitSeconds,
-      });
-    }
+    const addressKey = `address:${address}`;
+    const userKey = `user:${username.trim().toLowerCase()}`;
+    await this.reserveAttempt(addressKey, this.config.loginMaxFailures);
+    await this.reserveAttempt(userKey, this.config.loginMaxFailures * USERNAME_LIMIT_FACTOR);
     const account = await this.findByUsername(username);
     // Hash even for an unknown user, so that timing does not tell which usernames exist.
     const ok = account ? await verifyPassword(passwordDigest, account.password_hash) : (await hashPassword(passwordDigest), false);
     if (!account || !ok) {
-      await this.limiter.recordFailure(address);
       this.logger.warn({ address }, 'failed login');
       throw AppError.unauthorized('Invalid username or password');
     }
-    await this.limiter.reset(address);
+    await Promise.all([this.limiter.reset(addressKey), this.limiter.reset(userKey)]);
     return { token: this.issueToken(account) };
+  }
+
+  private async reserveAttempt(key: string, limit: number, what = 'failed logins'): Promise<void> {
+    const waitSeconds = await this.limiter.reserve(key, limit);
+    if (waitSeconds > 0) {
+      throw new AppError(429, 'too_many_attempts', `Too many ${what}. Try again in ${Math.ceil(waitSeconds / 60)} minute(s).`, {
+        retryAfterSeconds: waitSeconds,
+      });
+    }
   }
 
   /** The principal behind a login token, or undefined when it is invalid, expired or revoked. */

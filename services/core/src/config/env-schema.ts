@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { z } from 'zod';
 
 /** Roles a process can run. A single-node install runs all of them in one process. */
@@ -42,6 +43,15 @@ export const envSchema = z.object({
     .max(65535, 'must be between 0 and 65535')
     .default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      isTrustProxyValue,
+      'must be a number of proxy hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+    ),
+  HTTP_MAX_SOCKETS_PER_CLIENT: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).default(64),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -137,6 +147,18 @@ export const envSchema = z.object({
 
 export type EnvInput = z.input<typeof envSchema>;
 export type Env = z.output<typeof envSchema>;
+
+/** Express "trust proxy" values we accept: never `true` (trust everyone: any client could pick its address). */
+function isTrustProxyValue(value: string): boolean {
+  if (value === '' || /^\d{1,2}$/.test(value)) return true;
+  return value.split(',').every((part) => {
+    const entry = part.trim();
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+    const [address, prefix, ...rest] = entry.split('/');
+    if (rest.length > 0 || !address || net.isIP(address) === 0) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (net.isIP(address) === 4 ? 32 : 128));
+  });
+}
 
 function isValidTimeZone(zone: string): boolean {
   try {

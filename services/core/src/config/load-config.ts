@@ -8,6 +8,9 @@ import { envSchema, type Env, type RoleName } from './env-schema.js';
 export interface AppConfig {
   port: number;
   host: string;
+  /** Express "trust proxy": false (the default) or the proxies whose X-Forwarded-For is believed. */
+  trustProxy: false | number | string;
+  httpMaxSocketsPerClient: number;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
@@ -137,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     port: values.PORT,
     host: values.HOST,
+    trustProxy: values.TRUST_PROXY === '' ? false : /^\d+$/.test(values.TRUST_PROXY) ? Number(values.TRUST_PROXY) : values.TRUST_PROXY,
+    httpMaxSocketsPerClient: values.HTTP_MAX_SOCKETS_PER_CLIENT,
     dataDir,
     databaseUrl: values.DATABASE_URL,
     databasePoolMax: values.DATABASE_POOL_MAX,

@@ -8,6 +8,9 @@ import { promisify } from 'node:util';
 import type { Logger } from '../logging/logger.js';
 
 const run = promisify(execFile);
+/** Supervisor back-off after PostgreSQL died: first retry, and the cap of the doubling delay. */
+const RESTART_FIRST_DELAY_MS = 500;
+const RESTART_MAX_DELAY_MS = 10_000;
 
 interface PostgresBinaries {
   postgres: string;
@@ -27,13 +30,22 @@ interface PostgresBinaries {
 export class EmbeddedPostgres {
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private launch:
+    { bin: PostgresBinaries; clusterDir: string; socketDir: string; owner: { uid: number; gid: number } | undefined } | undefined;
   readonly user = 'reelstat';
   port = 0;
   password = '';
 
+  /**
+   * @param onRestart called each time the supervisor has brought PostgreSQL back after it died on its own
+   *   (killed, crashed): the runtime counts it in a metric.
+   */
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
+    private readonly onRestart: () => void = () => undefined,
   ) {}
 
   get connectionUrl(): string {
@@ -59,6 +71,20 @@ export class EmbeddedPostgres {
     const socketDir = path.join(this.dataDir, 'run');
     await mkdir(socketDir, { recursive: true });
     if (owner) await chown(socketDir, owner.uid, owner.gid);
+    this.launch = { bin, clusterDir, socketDir, owner };
+    await this.spawnServer();
+    // If Node dies without a clean stop, ask PostgreSQL to shut down too (fast mode still checkpoints).
+    process.once('exit', this.killOnExit);
+    await this.ensureDatabase();
+    return this.connectionUrl;
+  }
+
+  /**
+   * Starts the postmaster on our port and resolves once it accepts connections. When it later exits without
+   * stop() having asked for it, the supervisor starts it again on the same port (the pool's URL stays valid).
+   */
+  private async spawnServer(): Promise<void> {
+    const { bin, clusterDir, socketDir, owner } = this.launch!;
     const child = spawn(
       bin.postgres,
       ['-D', clusterDir, '-p', String(this.port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
@@ -81,10 +107,32 @@ export class EmbeddedPostgres {
     // Keep draining stderr so PostgreSQL never blocks on a full pipe.
     child.stderr?.removeAllListeners('data');
     child.stderr?.on('data', (chunk: Buffer) => this.logger.debug({ component: 'postgres' }, chunk.toString('utf8').trim()));
-    // If Node dies without a clean stop, ask PostgreSQL to shut down too (fast mode still checkpoints).
-    process.once('exit', this.killOnExit);
-    await this.ensureDatabase();
-    return this.connectionUrl;
+    child.once('exit', (code, signal) => {
+      if (this.stopping || this.child !== child) return;
+      this.logger.error({ code, signal }, 'embedded PostgreSQL stopped unexpectedly; restarting it');
+      this.scheduleRestart(RESTART_FIRST_DELAY_MS);
+    });
+  }
+
+  /**
+   * Restarts with a growing delay: right after a SIGKILL of the postmaster its old backends may still hold
+   * the shared memory for a moment, and PostgreSQL refuses to start until they are gone.
+   */
+  private scheduleRestart(delayMs: number): void {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.stopping) return;
+      this.spawnServer().then(
+        () => {
+          this.logger.info({ port: this.port }, 'embedded PostgreSQL restarted');
+          this.onRestart();
+        },
+        (error: unknown) => {
+          this.logger.warn({ err: (error as Error).message, retryInMs: delayMs * 2 }, 'embedded PostgreSQL restart failed');
+          this.scheduleRestart(Math.min(delayMs * 2, RESTART_MAX_DELAY_MS));
+        },
+      );
+    }, delayMs);
   }
 
   private readonly killOnExit = () => {
@@ -99,6 +147,8 @@ export class EmbeddedPostgres {
 
   /** Fast shutdown: active transactions are rolled back, committed data is checkpointed. */
   async stop(timeoutMs = 30_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
     const child = this.child;
     if (!child || child.exitCode !== null || !this.exited) return;
     process.removeListener('exit', this.killOnExit);

@@ -14,6 +14,8 @@ export class Metrics {
   readonly taskDuration: client.Histogram<'task' | 'result'>;
   readonly taskLastSuccess: client.Gauge<'task'>;
   private queueDepthSource: (() => Promise<Array<[kind: string, depth: number]>>) | undefined;
+  readonly embeddedPostgresRestarts: client.Counter;
+  readonly backgroundErrors: client.Counter<'source'>;
 
   constructor(defaultLabels: Record<string, string> = {}) {
     this.registry.setDefaultLabels(defaultLabels);
@@ -80,6 +82,17 @@ export class Metrics {
           this.inc({ cache, result: 'miss' }, counts.misses);
         }
       },
+    });
+    this.embeddedPostgresRestarts = new client.Counter({
+      name: 'reelstat_embedded_postgres_restarts_total',
+      help: 'Times the supervisor restarted the embedded PostgreSQL after it died',
+      registers: [this.registry],
+    });
+    this.backgroundErrors = new client.Counter({
+      name: 'reelstat_background_errors_total',
+      help: 'Errors caught outside a request: unhandled promise rejections and failed background loop iterations',
+      labelNames: ['source'],
+      registers: [this.registry],
     });
   }
 

@@ -51,6 +51,7 @@ export class Runtime {
       this.embedded = new EmbeddedPostgres(
         path.join(this.config.dataDir, 'postgres'),
         this.logger.child({ component: 'embedded-postgres' }),
+        () => this.metrics.embeddedPostgresRestarts.inc(),
       );
       const started = Date.now();
       databaseUrl = await this.embedded.start();

@@ -39,9 +39,9 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     redis.on('error', (error) => logger.warn({ err: error.message }, 'redis (rate limiter) error'));
-    limiter = new RedisLoginRateLimiter(redis, config.redisKeyPrefix, config.loginMaxFailures, windowMs);
+    limiter = new RedisLoginRateLimiter(redis, config.redisKeyPrefix, windowMs);
   } else {
-    limiter = new InMemoryLoginRateLimiter(config.loginMaxFailures, windowMs);
+    limiter = new InMemoryLoginRateLimiter(windowMs);
   }
   // One read context per process: the statistics, history and library services share its answer cache.
   const reads = new StatisticsContext(db, config.timeZone);

@@ -69,7 +69,14 @@ export class AppSettings {
 
   private async load(): Promise<Map<string, unknown>> {
     if (this.cache && Date.now() - this.cache.loadedAt < CACHE_MS) return this.cache.values;
-    const rows = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM app_settings');
+    let rows: Array<{ key: string; value: unknown }>;
+    try {
+      rows = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM app_settings');
+    } catch (error) {
+      // While the database is away, background loops keep working with the values they last saw.
+      if (this.cache) return this.cache.values;
+      throw error;
+    }
     const values = new Map(rows.map((row) => [row.key, row.value]));
     this.cache = { values, loadedAt: Date.now() };
     return values;

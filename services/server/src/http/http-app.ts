@@ -3,6 +3,7 @@ import { AppError, type HttpHandler, type Role, type Runtime } from '@reelstat/c
 import { requestLogging, requestMetrics } from './request-context.js';
 import { errorHandler, notFoundHandler, sendError } from './error-handler.js';
 import { opsRoutes } from './ops-routes.js';
+import { securityHeaders } from './security-headers.js';
 
 /**
  * The HTTP app every process serves: probes and metrics always, the API and dashboard when the process runs
@@ -12,7 +13,9 @@ import { opsRoutes } from './ops-routes.js';
 export function createHttpApp(runtime: Runtime, roles: () => Role[], handlers: HttpHandler[]): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only configured proxies may say who the client is (X-Forwarded-For): the login rate limit keys on it.
+  app.set('trust proxy', runtime.config.trustProxy);
+  app.use(securityHeaders());
   app.use(requestMetrics(runtime.metrics));
   app.use(requestLogging(runtime.logger.child({ component: 'http' })));
   // Probes sit at the root so that Kubernetes finds them whatever BASE_URL is, and under BASE_URL too.
