@@ -16,6 +16,9 @@ import { PlayClassifier } from './play-classifier.js';
 import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, playbackEvent } from './playback-events.js';
 import { playsToStart, reconcile, type LivePlay, type Transition } from './play-state-machine.js';
 import { reportTime, sampleSessions } from './session-sample.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
+import { playbackWebhookEvents } from './playback-webhooks.js';
+import { ServerReachability } from '../webhooks/server-reachability.js';
 
 const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
 
@@ -52,9 +55,11 @@ export class ServerMonitor {
   private plays: LivePlay[] | undefined;
   private readonly classifier: PlayClassifier;
   private readonly now: () => number;
+  private readonly reachability: ServerReachability;
 
   constructor(private readonly deps: ServerMonitorDeps) {
     this.now = deps.now ?? Date.now;
+    this.reachability = new ServerReachability(deps.db, { id: deps.server.id, name: deps.server.name });
     this.classifier = new PlayClassifier(deps.db, deps.server.id, deps.client, deps.logger);
   }
 
@@ -73,9 +78,15 @@ export class ServerMonitor {
         metrics.pollErrors.inc({ server: server.name, kind: isMediaServerError(error) ? error.kind : 'unknown' });
         metrics.serverUp.set({ server: server.name }, 0);
         logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: /Sessions failed');
+        await this.reachability
+          .failed((error as Error).message, new Date(this.now()))
+          .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as unreachable'));
         return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
       }
       metrics.serverUp.set({ server: server.name }, 1);
+      await this.reachability
+        .succeeded(new Date(this.now()))
+        .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as reachable'));
       const payload = liveSessionsPayload(sessions, server.kind, server.id);
       // The browsers see a change without waiting for the database.
       this.deps.onSessions?.(payload);
@@ -115,12 +126,26 @@ export class ServerMonitor {
         await lockServerPlays(db, server.id, transaction);
         await saveLivePlays(db, server.id, transition.upserts, transition.deletes, transaction);
         // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
-        return writeHistory(
+        const result = await writeHistory(
           db,
           transition.writes.map(({ play }) => toPlayToRecord(server.id, play)),
           transaction,
           { extendOnly: new Set(transition.writes.filter((w) => w.extension).map((w) => w.play.playKey)) },
         );
+        // The outbox, in the same transaction: a playback webhook exists exactly when what it announces was
+        // committed, and only for rows this write really inserted or extended (not a failover's duplicate).
+        const writtenKeys = new Set([...result.inserted, ...result.extended].map((play) => play.playKey));
+        await enqueueWebhookEvents(
+          db,
+          transaction,
+          playbackWebhookEvents(
+            { id: server.id, name: server.name },
+            transition.started,
+            transition.writes.map((w) => w.play).filter((play) => writtenKeys.has(play.playKey)),
+            nowMs,
+          ),
+        );
+        return result;
       });
     }
     this.plays = transition.plays;
