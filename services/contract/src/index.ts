@@ -10,3 +10,4 @@ export * from './utils.js';
 export * from './tasks.js';
 export * from './sync.js';
 export * from './backup.js';
+export * from './webhooks.js';

@@ -81,3 +81,4 @@ export * from './backup/directory-backup-store.js';
 export * from './backup/s3-backup-store.js';
 export type { RestoreSummary } from './backup/backup-restore.js';
 export type { JellystatImportSummary } from './backup/jellystat/jellystat-import.js';
+export * from './webhooks/index.js';

@@ -1,4 +1,4 @@
-import { startActivityMonitor, startTaskSchedule, startTaskWorkers, type Runtime } from '@reelstat/core';
+import { startActivityMonitor, startTaskSchedule, startTaskWorkers, startWebhookSchedule, type Runtime } from '@reelstat/core';
 
 /**
  * Work that runs on the scheduler leader only (the activity monitor, schedule timers). Started when this
@@ -24,6 +24,8 @@ export const leaderLoops: LeaderLoop[] = [
   { name: 'task-schedule', start: async (runtime) => startTaskSchedule(runtime) },
   // Polls every linked media server's sessions and records plays exactly once (services/core/src/activity).
   { name: 'activity-monitor', start: (runtime) => startActivityMonitor(runtime) },
+  // Fires scheduled webhooks (cron, default the monthly report) and prunes old deliveries.
+  { name: 'webhook-schedule', start: async (runtime) => startWebhookSchedule(runtime) },
 ];
 export const workerRegistrations: WorkerRegistration[] = [
   // Runs queued tasks (syncs, imports) and stops them on request.

@@ -19,6 +19,7 @@ import { utilsRoutes } from '../utils/utils-routes.js';
 import { imagesRoutes } from '../images/images-routes.js';
 import { activityRoutes } from '../activity/activity-routes.js';
 import { backupRoutes } from '../backup/backup-routes.js';
+import { webhooksRoutes } from '../webhooks/webhooks-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
@@ -35,6 +36,7 @@ export function createApiRoutes(runtime: Runtime): ApiRoutes {
     ...tasksRoutes,
     ...activityRoutes,
     ...backupRoutes,
+    ...webhooksRoutes,
   );
   return routes.add(apiDocsRoute(() => routes.definitions));
 }

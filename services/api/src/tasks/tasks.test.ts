@@ -14,7 +14,21 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
+    const hook = {
+      name: 'failures',
+      url: 'http://127.0.0.1:9/failed',
+      webhook_type: 'generic',
+      trigger_type: 'event',
+      event_type: 'task_failed',
+    };
+    expect((await h.call('POST', '/webhooks', hook)).status).toBe(200);
   });
+  const taskFailedEvents = async () =>
+    (
+      await h.harness.app.runtime.db.query<{ payload: { data: { task: string; error: string } } }>(
+        `SELECT payload FROM webhook_deliveries WHERE event_type = 'task_failed' ORDER BY id`,
+      )
+    ).map((row) => row.payload.data);
   afterAll(async () => {
     socket?.close();
     await h?.stop();
@@ -103,6 +117,8 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
     const stopMs = Date.now() - stopAsked;
     expect(stopped.Result).toBe('Failed');
     expect(stopped.Log.at(-1)).toMatchObject({ Message: 'FullSyncTask stopped: Stopped by an administrator', color: 'red' });
+    // A stop asked for is not a failure to notify.
+    expect(await taskFailedEvents()).toEqual([]);
     // Nothing was archived by a run that did not see everything.
     const [archived] = await h.harness.app.runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items WHERE archived');
     expect(archived!.n).toBe(0);
@@ -132,6 +148,7 @@ describe.each(['jellyfin', 'emby'] as const)('tasks and sync through the API (%s
     const failed = await finishedRun(h, 'FullSyncTask', 3);
     expect(failed.Result).toBe('Failed');
     expect(failed.Log.some((l) => l.color === 'red' && /FullSyncTask failed: .*(refused|reach)/i.test(l.Message))).toBe(true);
+    expect(await taskFailedEvents()).toEqual([{ task: 'FullSyncTask', error: expect.stringMatching(/refused|reach/i) }]);
     const [archived] = await h.harness.app.runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items WHERE archived');
     expect(archived!.n).toBe(0);
 

@@ -17,6 +17,9 @@ import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, playbackEvent } from 
 import { playsToStart, reconcile, type LivePlay, type NewPlayInfo, type Transition } from './play-state-machine.js';
 import { UnsavedChanges } from './unsaved-changes.js';
 import { reportTime, sampleSessions } from './session-sample.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
+import { playbackWebhookEvents } from './playback-webhooks.js';
+import { ServerReachability } from '../webhooks/server-reachability.js';
 
 const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
 
@@ -54,9 +57,11 @@ export class ServerMonitor {
   private readonly unsaved = new UnsavedChanges();
   private readonly classifier: PlayClassifier;
   private readonly now: () => number;
+  private readonly reachability: ServerReachability;
 
   constructor(private readonly deps: ServerMonitorDeps) {
     this.now = deps.now ?? Date.now;
+    this.reachability = new ServerReachability(deps.db, { id: deps.server.id, name: deps.server.name });
     this.classifier = new PlayClassifier(deps.db, deps.server.id, deps.client, deps.logger);
   }
 
@@ -75,9 +80,15 @@ export class ServerMonitor {
         metrics.pollErrors.inc({ server: server.name, kind: isMediaServerError(error) ? error.kind : 'unknown' });
         metrics.serverUp.set({ server: server.name }, 0);
         logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: /Sessions failed');
+        await this.reachability
+          .failed((error as Error).message, new Date(this.now()))
+          .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as unreachable'));
         return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
       }
       metrics.serverUp.set({ server: server.name }, 1);
+      await this.reachability
+        .succeeded(new Date(this.now()))
+        .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as reachable'));
       const payload = liveSessionsPayload(sessions, server.kind, server.id);
       // The browsers see a change without waiting for the database.
       this.deps.onSessions?.(payload);
@@ -133,17 +144,31 @@ export class ServerMonitor {
    */
   private async saveUnsaved(): Promise<void> {
     const { db, server } = this.deps;
-    const { upserts, deletes, writes } = this.unsaved.changes();
+    const { upserts, deletes, writes, started } = this.unsaved.changes();
     const written = await db.sequelize.transaction(async (transaction) => {
       await lockServerPlays(db, server.id, transaction);
       await saveLivePlays(db, server.id, upserts, deletes, transaction);
       // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
-      return writeHistory(
+      const result = await writeHistory(
         db,
         writes.map(({ play }) => toPlayToRecord(server.id, play)),
         transaction,
         { extendOnly: new Set(writes.filter((w) => w.extension).map((w) => w.play.playKey)) },
       );
+      // The outbox, in the same transaction: a playback webhook exists exactly when what it announces was
+      // committed, and only for rows this write really inserted or extended (not a failover's duplicate).
+      const writtenKeys = new Set([...result.inserted, ...result.extended].map((play) => play.playKey));
+      await enqueueWebhookEvents(
+        db,
+        transaction,
+        playbackWebhookEvents(
+          { id: server.id, name: server.name },
+          started,
+          writes.map((w) => w.play).filter((play) => writtenKeys.has(play.playKey)),
+          this.now(),
+        ),
+      );
+      return result;
     });
     this.afterCommit(this.unsaved.take(), written);
   }

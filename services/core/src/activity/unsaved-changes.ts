@@ -39,9 +39,12 @@ export class UnsavedChanges {
     return this.count === 0;
   }
 
-  /** What to write: the live plays in the order they changed, the play keys to delete, the history writes. */
-  changes(): { upserts: LivePlay[]; deletes: string[]; writes: HistoryWriteOrder[] } {
-    return { upserts: [...this.upserts.values()], deletes: [...this.deletes], writes: [...this.writes.values()] };
+  /**
+   * What to write: the live plays in the order they changed, the play keys to delete, the history writes, and
+   * the plays that started (their webhooks go out in the same transaction).
+   */
+  changes(): { upserts: LivePlay[]; deletes: string[]; writes: HistoryWriteOrder[]; started: Transition['started'] } {
+    return { upserts: [...this.upserts.values()], deletes: [...this.deletes], writes: [...this.writes.values()], started: this.started };
   }
 
   /** Clears the changes once written; returns what they amount to (for metrics and events). */

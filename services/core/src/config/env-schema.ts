@@ -143,6 +143,17 @@ export const envSchema = z.object({
   BACKUP_S3_FORCE_PATH_STYLE: booleanText.default(false),
   BACKUP_UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1_048_576).default(2048),
   BACKUP_COMPRESS: booleanText.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  WEBHOOK_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(300).max(600_000).default(30_000),
+  WEBHOOK_ALLOW_LINK_LOCAL: booleanText.default(false),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(10_000_000).default(65_536),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type EnvInput = z.input<typeof envSchema>;

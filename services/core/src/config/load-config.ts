@@ -48,6 +48,20 @@ export interface AppConfig {
   embeddedDatabase: boolean;
   /** IP geolocation: the MaxMind GeoLite2 web service (account id + licence key) and/or a local .mmdb file. */
   geolocation: { accountId: string | undefined; licenseKey: string | undefined; serviceUrl: string; databasePath: string | undefined };
+  /** Webhook delivery by the dispatcher role (services/core/src/webhooks). */
+  webhooks: {
+    timeoutMs: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    concurrency: number;
+    hostConcurrency: number;
+    pollIntervalMs: number;
+    leaseMs: number;
+    allowLinkLocal: boolean;
+    maxResponseBytes: number;
+    retentionDays: number;
+  };
   /** Where backups live (a directory, or S3-compatible storage when a bucket is set) and the upload limit. */
   backup: {
     dir: string;
@@ -203,6 +217,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         : undefined,
       uploadMaxBytes: values.BACKUP_UPLOAD_MAX_MB * 1024 * 1024,
       compress: values.BACKUP_COMPRESS,
+    },
+    webhooks: {
+      timeoutMs: values.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: values.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: values.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: values.WEBHOOK_RETRY_MAX_MS,
+      concurrency: values.WEBHOOK_CONCURRENCY,
+      hostConcurrency: values.WEBHOOK_HOST_CONCURRENCY,
+      pollIntervalMs: values.WEBHOOK_POLL_INTERVAL_MS,
+      leaseMs: values.WEBHOOK_LEASE_MS,
+      allowLinkLocal: values.WEBHOOK_ALLOW_LINK_LOCAL,
+      maxResponseBytes: values.WEBHOOK_MAX_RESPONSE_BYTES,
+      retentionDays: values.WEBHOOK_DELIVERY_RETENTION_DAYS,
     },
   };
 }

@@ -16,6 +16,7 @@ import { StatisticsService } from '../stats/statistics-service.js';
 import { HistoryService } from '../history/history-service.js';
 import { LibraryService } from '../library/library-service.js';
 import { BackupService } from '../backup/backup-service.js';
+import { WebhookService } from '../webhooks/webhook-service.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -29,6 +30,9 @@ export interface Services {
   history: HistoryService;
   library: LibraryService;
   backups: BackupService;
+  webhooks: WebhookService;
+  /** Seals the secrets kept in the database (media-server keys, webhook tokens). */
+  secretBox: SecretBox;
   close(): Promise<void>;
 }
 
@@ -46,17 +50,20 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   // One read context per process: the statistics, history and library services share its answer cache.
   const reads = new StatisticsContext(db, config.timeZone);
   const settings = new AppSettings(db);
+  const secretBox = new SecretBox(config.encryptionKey);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
     settings,
-    mediaServers: new MediaServerLinks(db, new SecretBox(config.encryptionKey)),
+    mediaServers: new MediaServerLinks(db, secretBox),
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     statistics: new StatisticsService(db, reads),
     history: new HistoryService(db, reads, bus),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),
+    webhooks: new WebhookService(db, secretBox, config.timeZone),
+    secretBox,
     async close() {
       await redis?.quit().catch(() => undefined);
     },

@@ -18,6 +18,7 @@ import type { MediaServerLink } from '../media-servers/media-server-links.js';
 import { IGNORED_ITEM_TYPES, itemPageRows, SYNC_ITEM_FIELDS } from './item-rows.js';
 import { prefetched, type SyncReporter, type SyncTuning } from './sync-context.js';
 import { SyncRepository, type LibraryRow, type SeenItem } from './sync-repository.js';
+import { announceNewItems } from '../webhooks/recently-added-events.js';
 
 /** Collection types that are not media libraries (their items are folders of other items). */
 const IGNORED_COLLECTION_TYPES = new Set(['boxsets', 'playlists']);
@@ -132,6 +133,7 @@ export class LibrarySync {
       await this.repo.clearStage(runId);
     }
     await this.finishDerived(dbStartedAt, summary.archived);
+    await announceNewItems(this.db, { id: this.link.id, name: this.link.name });
     await this.repo.setCursor(this.link.id, SYNC_STARTED_CURSOR, startedAt.toISOString());
     this.reporter.progress(1);
     return summary;
@@ -160,13 +162,14 @@ export class LibrarySync {
       )) {
         this.signal.throwIfAborted();
         listed += page.items.length;
-        summary.itemsWritten += await this.write(library.id, page.items);
+        summary.itemsWritten += await this.write(library.id, page.items, !fresh);
       }
       summary.itemsListed += listed;
       if (listed) await log.info(`${library.name}: ${listed} new or changed items${fresh ? ' (first sync of this library)' : ''}`);
       this.reporter.progress((index + 1) / Math.max(1, tracked.length));
     }
     await this.finishDerived(dbStartedAt);
+    await announceNewItems(this.db, { id: this.link.id, name: this.link.name });
     await this.repo.setCursor(this.link.id, SYNC_STARTED_CURSOR, startedAt.toISOString());
     return summary;
   }
@@ -216,7 +219,7 @@ export class LibrarySync {
   ): Promise<{ listed: number; written: number; complete: boolean; mode: string }> {
     const alreadySynced = (await this.repo.liveItemCount(this.link.id, library.id)) > 0;
     if (!alreadySynced) {
-      const paged = await this.pageWhole(runId, library, onProgress);
+      const paged = await this.pageWhole(runId, library, onProgress, false);
       return { ...paged, mode: 'first sync' };
     }
     // Re-sync: the cheap listing first, then only what changed.
@@ -237,7 +240,7 @@ export class LibrarySync {
     const changed = await this.repo.changedSeenIds(runId, this.link.id, library.id);
     const staged = await this.repo.seenCount(runId, library.id);
     if (changed.length > staged * REFETCH_ALL_SHARE) {
-      const paged = await this.pageWhole(runId, library, (n) => onProgress(listed / 2 + n / 2));
+      const paged = await this.pageWhole(runId, library, (n) => onProgress(listed / 2 + n / 2), true);
       return { ...paged, complete: paged.complete && listed >= total, mode: `${changed.length} changed, library read again` };
     }
     let written = 0;
@@ -248,7 +251,7 @@ export class LibrarySync {
         chunkSize: IDS_PER_FETCH,
         signal: this.signal,
       });
-      written += await this.write(library.id, items);
+      written += await this.write(library.id, items, true);
       onProgress(listed / 2 + ((i + IDS_PER_FETCH * 5) / changed.length) * (listed / 2));
     }
     return { listed, written, complete: listed >= total, mode: `${changed.length} new or changed` };
@@ -259,6 +262,7 @@ export class LibrarySync {
     runId: string,
     library: LibraryRow,
     onProgress: (itemsDone: number) => void,
+    announceNew: boolean,
   ): Promise<{ listed: number; written: number; complete: boolean }> {
     let listed = 0;
     let written = 0;
@@ -272,16 +276,17 @@ export class LibrarySync {
       this.signal.throwIfAborted();
       listed += page.items.length;
       total = page.totalRecordCount;
-      written += await this.write(library.id, page.items);
+      written += await this.write(library.id, page.items, announceNew);
       await this.repo.stageSeen(runId, this.link.id, library.id, seenOf(page.items));
       onProgress(listed);
     }
     return { listed, written, complete: listed >= total };
   }
 
-  private async write(libraryId: string, items: BaseItemDto[]): Promise<number> {
+  /** announceNew: the library was synced before, so items new to it are news (not a first import). */
+  private async write(libraryId: string, items: BaseItemDto[], announceNew: boolean): Promise<number> {
     const rows = itemPageRows(this.link.id, libraryId, items);
-    await this.repo.writeItems(rows);
+    await this.repo.writeItems(rows, { announceNew });
     if (rows.items.length) this.wroteItems = true;
     if (rows.items.some((i) => PARENT_TYPES.has(i.type))) this.wroteParents = true;
     return rows.items.length;

@@ -73,6 +73,8 @@ const ITEM_UPSERT = `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, archived, ar
   SELECT ${ITEM_COLUMNS.join(', ')}, false, NULL, now() FROM json_populate_recordset(NULL::items, $1::json)
   ON CONFLICT (server_id, id) DO UPDATE SET ${ITEM_UPDATES}, archived = false, archived_at = NULL, last_synced_at = now()`;
 
+import { stageNewItems } from '../webhooks/recently-added-events.js';
+
 export class SyncRepository {
   constructor(private readonly db: Database) {}
 
@@ -149,12 +151,18 @@ export class SyncRepository {
    * Writes one page in one transaction: items upserted (un-archiving any that reappear), their media sources,
    * streams and genres replaced. Either the whole page is stored or none of it.
    */
-  async writeItems(rows: ItemPageRows): Promise<void> {
+  async writeItems(rows: ItemPageRows, options: { announceNew?: boolean } = {}): Promise<void> {
     if (rows.items.length === 0) return;
     const serverId = rows.items[0]!.server_id;
     const ids = rows.items.map((i) => i.id);
     await this.db.sequelize.transaction(async (transaction: Transaction) => {
-      await this.db.query(`${ITEM_UPSERT} RETURNING 1`, [JSON.stringify(rows.items)], transaction);
+      const written = await this.db.query<{ id: string; inserted: boolean; type: string }>(
+        `${ITEM_UPSERT} RETURNING id, (xmax = 0) AS inserted, type`,
+        [JSON.stringify(rows.items)],
+        transaction,
+      );
+      // New media in a library synced before: announced by a media_recently_added webhook when the run ends.
+      if (options.announceNew) await stageNewItems(this.db, serverId, written, transaction);
       // Streams go with their sources (ON DELETE CASCADE).
       await this.db.query(
         'DELETE FROM media_sources WHERE server_id = $1 AND item_id = ANY($2::text[]) RETURNING 1',

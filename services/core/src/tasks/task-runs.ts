@@ -59,13 +59,23 @@ export class TaskRuns {
     ]);
   }
 
-  async finish(id: string, result: Exclude<TaskResult, 'Running'>, message: string): Promise<void> {
-    await this.db.query(
-      `UPDATE task_runs SET result = $2, message = $3, finished_at = now(), heartbeat_at = now(),
-         progress = CASE WHEN $2 = 'Success' THEN 100 ELSE progress END
-       WHERE id = $1 RETURNING id`,
-      [id, result, message],
-    );
+  /** `alongside` runs in the same transaction (the task_failed webhook's outbox row). */
+  async finish(
+    id: string,
+    result: Exclude<TaskResult, 'Running'>,
+    message: string,
+    alongside?: (transaction: Transaction) => Promise<unknown>,
+  ): Promise<void> {
+    await this.db.sequelize.transaction(async (transaction) => {
+      await this.db.query(
+        `UPDATE task_runs SET result = $2, message = $3, finished_at = now(), heartbeat_at = now(),
+           progress = CASE WHEN $2 = 'Success' THEN 100 ELSE progress END
+         WHERE id = $1 RETURNING id`,
+        [id, result, message],
+        transaction,
+      );
+      await alongside?.(transaction);
+    });
   }
 
   async log(runId: string, message: string, color: LogColor): Promise<void> {

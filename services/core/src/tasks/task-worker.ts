@@ -10,6 +10,7 @@ import { publishTaskEvent, TASK_CONTROL_CHANNEL, type TaskControlMessage } from 
 import { HEARTBEAT_MS } from './task-runs.js';
 import { TaskService, type TaskJobData } from './task-service.js';
 import type { LogColor, TaskContext, TaskLogger } from './task-types.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
 
 /** Browsers get at most one progress update per task this often. */
 const UPDATE_EVERY_MS = 1000;
@@ -136,7 +137,14 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
     const reason: unknown = signal.aborted ? signal.reason : error;
     const message = reason instanceof Error ? reason.message : String(reason);
     await log.error(signal.aborted ? `${name} stopped: ${message}` : `${name} failed: ${message}`);
-    await runs.finish(runId, 'Failed', message);
+    // A stop asked for by a user is not a failure worth a notification; anything else is.
+    await runs.finish(runId, 'Failed', message, (transaction) =>
+      signal.aborted
+        ? Promise.resolve()
+        : enqueueWebhookEvents(runtime.db, transaction, [
+            { event: 'task_failed', server: null, occurred_at: new Date().toISOString(), data: { task: name, error: message } },
+          ]),
+    );
     recordRun(runtime, name, signal.aborted ? 'stopped' : 'failed', started);
     await publishTaskEvent(runtime.bus, name, { type: 'Error', message: `${name}: ${message}`, runId }).catch(() => undefined);
   } finally {

@@ -6,9 +6,9 @@ import { LibrarySettings } from './LibrarySettings';
 import { ApiKeys } from './ApiKeys';
 import { Logs } from './Logs';
 import { Backup } from './Backup';
+import { Webhooks } from './Webhooks';
 
-// The Webhooks tab arrives with its backend (a later issue).
-const TABS = ['general', 'libraries', 'keys', 'backup', 'logs'] as const;
+const TABS = ['general', 'libraries', 'keys', 'webhooks', 'backup', 'logs'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function Settings() {
@@ -27,6 +27,7 @@ export default function Settings() {
       {tab === 'general' && <GeneralSettings />}
       {tab === 'libraries' && <LibrarySettings />}
       {tab === 'keys' && <ApiKeys />}
+      {tab === 'webhooks' && <Webhooks />}
       {tab === 'backup' && <Backup />}
       {tab === 'logs' && <Logs />}
     </div>

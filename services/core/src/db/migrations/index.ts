@@ -6,6 +6,7 @@ import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
+import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 
 export interface Migration {
@@ -23,5 +24,6 @@ export const migrations: Migration[] = [
   timelineIndex,
   dailyRollups,
   historyAtPlayEnd,
+  webhooks,
   managedMediaServers,
 ];
