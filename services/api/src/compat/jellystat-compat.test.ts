@@ -159,7 +159,12 @@ describe("the incumbent client's calls against a server that sends no blurhashes
 
   it("tasks answer both names and accept the incumbent's", async () => {
     const list = taskSettings.parse((await h.call('GET', '/api/getTaskSettings')).body);
-    expect(list.map((t) => t.task).sort()).toEqual(['JellyfinPlaybackReportingPluginSync', 'JellyfinSync', 'PartialJellyfinSync']);
+    expect(list.map((t) => t.task).sort()).toEqual([
+      'Backup',
+      'JellyfinPlaybackReportingPluginSync',
+      'JellyfinSync',
+      'PartialJellyfinSync',
+    ]);
     const keyed = z
       .record(z.string(), z.object({ Interval: z.number().nullable() }))
       .parse((await h.call('GET', '/api/getTaskSettings?as=object')).body);
