@@ -22,6 +22,8 @@ export interface ControllerOptions {
   logger: Logger;
   identity: string;
   probe?: ReconcilerDeps['probe'];
+  /** Called when a resource links a server for the first time or its spec changed (starts a full sync). */
+  onLinked?: ReconcilerDeps['onLinked'];
   backoff?: { baseMs: number; maxMs: number };
   /** Checked before each reconcile: leadership can end between two keys. */
   isLeading(): boolean;
@@ -65,6 +67,7 @@ export class MediaStatsServerController {
       getResource: (ns, name) => this.resources.get(name, ns),
       getSecret: (ns, name) => this.secrets.get(name, ns),
       ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.onLinked ? { onLinked: options.onLinked } : {}),
     });
     const enqueue = (resource: MediaStatsServer) => this.queue.add(refOf(resource));
     this.resources.on('add', enqueue);

@@ -1,4 +1,5 @@
 import type { LeaderElector, Role, Runtime } from '@reelstat/core';
+import { onMediaServerLinked } from '@reelstat/core';
 import { MediaStatsServerController, type ControllerOptions } from './controller.js';
 
 /**
@@ -46,6 +47,7 @@ export class OperatorRole implements Role {
           logger,
           identity: runtime.config.kubernetes.podName ?? runtime.config.instanceId,
           isLeading: () => elector.isLeader,
+          onLinked: () => onMediaServerLinked(runtime),
           ...this.overrides,
         });
         this.controller = controller;

@@ -29,6 +29,11 @@ export interface ReconcilerDeps {
   getResource(namespace: string, name: string): MediaStatsServer | undefined;
   getSecret(namespace: string, name: string): V1Secret | undefined;
   probe?: typeof probeMediaServer;
+  /**
+   * After the link is saved for a resource that had no server yet, or whose spec changed (URL, key reference,
+   * libraries): the full sync that every way of linking starts, so libraries show without waiting.
+   */
+  onLinked?: (serverId: string) => Promise<void>;
   logger: Logger;
   /** Who writes Events (the pod name). */
   reportingInstance: string;
@@ -101,6 +106,8 @@ export class Reconciler {
           sync: resource.spec.sync ?? null,
         },
       });
+      const linkedAnew = resource.status?.serverId !== link.id || resource.status?.observedGeneration !== generation;
+      if (linkedAnew && resource.spec.suspend !== true) await this.deps.onLinked?.(link.id);
       const activity = await this.deps.links.activity(link.id);
       Object.assign(status, {
         serverId: link.id,
