@@ -62,7 +62,8 @@ describe('statistics buckets in time zones', () => {
     expect(chart.libraries).toEqual([{ Id: 'lib', Name: 'Films' }]);
     const nonEmpty: Record<string, [number, number]> = {};
     for (const row of chart.stats) {
-      const cell = row.lib as { count: number; duration: number };
+      // Rows are keyed by library Name, as the incumbent's charts read them (the libraries list keeps the Id).
+      const cell = row.Films as { count: number; duration: number };
       if (cell.count > 0) nonEmpty[row.Key] = [cell.count, cell.duration];
     }
     return { nonEmpty, keys: chart.stats.map((row) => row.Key) };
