@@ -21,7 +21,7 @@ export async function startSyncHarness(
   const harness = await startApiHarness({ ROLES: 'api,scheduler', ...env });
   const created = await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } });
   const token = (created.body as { token: string }).token;
-  const linked = await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+  const linked = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
   if (linked.status !== 200) throw new Error(`configSetup: ${linked.status} ${JSON.stringify(linked.body)}`);
   const h: SyncHarness = {
     harness,

@@ -35,7 +35,9 @@ describe('a full sync starts as soon as a media server is linked', () => {
     const harness = await startApiHarness({ ROLES: 'api,scheduler' });
     harnesses.push(harness);
     const token = await createAdmin(harness);
-    expect((await harness.call('POST', '/auth/configSetup', { body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } })).status).toBe(200);
+    expect((await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } })).status).toBe(
+      200,
+    );
     const { libraries, run } = await librariesShowUp(harness, token);
     expect(libraries.length).toBe(4);
     expect(run.ExecutionType).toBe('Automatic');
