@@ -8,7 +8,7 @@ test('users table: sort, search, and a page size remembered after reload', async
   await expect(page.getByTestId('user-row').first()).toBeVisible();
   await page.getByLabel('Rows per page').selectOption('25');
 
-  await page.getByRole('button', { name: 'User' }).click();
+  await page.getByRole('button', { name: 'User', exact: true }).click();
   const ascending = await names(page);
   expect(ascending.length).toBeGreaterThan(2);
   expect(ascending).toEqual([...ascending].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
