@@ -2,7 +2,9 @@ import type { Database } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { Semaphore } from '../media-server/semaphore.js';
-import { claimDeliveries, markDelivered, markFailed, renewLeases, type ClaimedDelivery } from './delivery-repository.js';
+import { claimDeliveries, renewLeases, type ClaimedDelivery } from './delivery-repository.js';
+import { CompletionWriter } from './completion-writer.js';
+import { DeliveryWakeup } from './delivery-wakeup.js';
 import { formatters, type OutgoingMessage } from './formatters/index.js';
 import { HttpNotifier } from './http-notifier.js';
 import { SmtpNotifier } from './smtp-notifier.js';
@@ -37,6 +39,12 @@ export interface DeliveryDispatcherDeps {
  * Claims due deliveries from the outbox and sends them, at most `concurrency` at a time and
  * `hostConcurrency` per receiving host. Claims are leases renewed while the work goes on, so a dispatcher
  * that dies mid-delivery lets another one take the delivery over (same idempotency key) once the lease ends.
+ *
+ * Round trips are per batch, not per delivery: one claim fetches up to the free slots (and a busy dispatcher
+ * claims again only once half of its slots are free), outcomes are written together by a CompletionWriter,
+ * and leases are renewed in one statement. An idle dispatcher sleeps until PostgreSQL notifies it of queued
+ * deliveries (DeliveryWakeup); the poll interval only paces retries that fall due and covers a lost
+ * connection.
  */
 export class DeliveryDispatcher {
   private running = false;
@@ -44,11 +52,25 @@ export class DeliveryDispatcher {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly hosts = new Map<string, Semaphore>();
   private readonly notifiers: Map<OutgoingMessage['kind'], Notifier>;
+  private readonly completions: CompletionWriter;
+  private readonly wakeup: DeliveryWakeup;
+  private notified = false;
   private wake: (() => void) | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DeliveryDispatcherDeps) {
-    this.notifiers = new Map((deps.notifiers ?? [new HttpNotifier(), new SmtpNotifier()]).map((n) => [n.kind, n]));
+    this.notifiers = new Map(
+      (deps.notifiers ?? [new HttpNotifier(), new SmtpNotifier()]).map((n) => [n.kind, n]),
+    );
+    this.completions = new CompletionWriter(deps.db);
+    this.wakeup = new DeliveryWakeup(
+      deps.db.url,
+      () => {
+        this.notified = true;
+        this.wake?.();
+      },
+      deps.logger,
+    );
   }
 
   start(): void {
@@ -56,6 +78,7 @@ export class DeliveryDispatcher {
     this.running = true;
     const { settings } = this.deps;
     this.renewTimer = setInterval(() => void this.renew(), Math.max(100, Math.floor(settings.leaseMs / 3)));
+    void this.wakeup.start();
     this.loop = this.run();
   }
 
@@ -66,6 +89,8 @@ export class DeliveryDispatcher {
     await this.loop;
     await Promise.allSettled([...this.inFlight.values()]);
     clearInterval(this.renewTimer);
+    await this.wakeup.stop();
+    for (const notifier of this.notifiers.values()) notifier.close?.();
   }
 
   get busy(): number {
@@ -75,21 +100,36 @@ export class DeliveryDispatcher {
   private async run(): Promise<void> {
     const { settings, logger } = this.deps;
     while (this.running) {
-      let claimedAll = false;
+      // A notification that arrives while this claim runs may be about rows it did not see: keep it for later.
+      this.notified = false;
+      let backlog = false;
       const free = settings.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
           const claimed = await claimDeliveries(this.deps.db, free, settings.leaseMs);
           for (const delivery of claimed) this.track(delivery);
-          claimedAll = claimed.length === free;
+          backlog = claimed.length === free;
         } catch (error) {
           logger.warn({ err: (error as Error).message }, 'webhook dispatcher: could not claim deliveries');
         }
       }
-      // A full claim means more may be due: claim again as soon as a slot frees; else wait for the next poll.
-      if (!this.running) break;
+      await this.waitForWork(backlog);
+    }
+  }
+
+  /**
+   * With a backlog (the last claim was full), claims again once half the slots are free: fewer, bigger
+   * claims. Otherwise sleeps until notified of queued deliveries or the poll interval passes (due retries).
+   */
+  private async waitForWork(backlog: boolean): Promise<void> {
+    const { settings } = this.deps;
+    const refill = Math.max(1, Math.ceil(settings.concurrency / 2));
+    const pollAt = Date.now() + settings.pollIntervalMs;
+    while (this.running) {
+      const free = settings.concurrency - this.inFlight.size;
+      if (backlog ? free >= refill : free > 0 && (this.notified || Date.now() >= pollAt)) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, claimedAll && free > 0 ? 0 : settings.pollIntervalMs);
+        const timer = setTimeout(resolve, Math.max(0, pollAt - Date.now()));
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -118,12 +158,12 @@ export class DeliveryDispatcher {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { settings, metrics, db, logger } = this.deps;
+    const { settings, metrics, logger } = this.deps;
     const { webhook } = delivery;
     let message: OutgoingMessage;
     let secret: string | null = null;
     let result: SendResult;
-    const started = Date.now();
+    let started = Date.now();
     try {
       secret = webhook.secret_encrypted ? this.deps.secretBox.open(webhook.secret_encrypted) : null;
       message = formatters[webhook.webhook_type](delivery.payload, {
@@ -135,6 +175,7 @@ export class DeliveryDispatcher {
       const notifier = this.notifiers.get(message.kind);
       if (!notifier) throw new Error(`no sender for ${message.kind} messages`);
       const release = await this.hostSlot(message, webhook.url).acquire();
+      started = Date.now();
       try {
         result = await notifier.send(message, {
           timeoutMs: settings.timeoutMs,
@@ -150,27 +191,35 @@ export class DeliveryDispatcher {
       result = failure((error as Error).message, false);
     }
     metrics.attemptDuration.observe({ type: webhook.webhook_type }, (Date.now() - started) / 1000);
-    const outcome = { statusCode: result.statusCode, error: result.error };
-    if (result.ok) {
-      if (await markDelivered(db, delivery, outcome)) {
-        metrics.deliveries.inc({ type: webhook.webhook_type, outcome: 'delivered' });
-        metrics.latency.observe({ type: webhook.webhook_type }, Math.max(0, Date.now() - new Date(delivery.created_at).getTime()) / 1000);
-      }
+    const retryInMs = result.ok
+      ? null
+      : retryDelay(
+          delivery.attempts,
+          result,
+          { maxAttempts: settings.maxAttempts, baseDelayMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxMs },
+          this.deps.random,
+        );
+    const status = result.ok ? 'delivered' : retryInMs === null ? 'dead' : 'pending';
+    const recorded = await this.completions.record({
+      id: delivery.id,
+      lease_token: delivery.lease_token,
+      status,
+      status_code: result.statusCode,
+      error: result.ok ? null : result.error,
+      retry_in_ms: retryInMs,
+    });
+    // Lost the lease meanwhile: the dispatcher that owns the row now records (and counts) the outcome.
+    if (!recorded) return;
+    if (status === 'delivered') {
+      metrics.deliveries.inc({ type: webhook.webhook_type, outcome: 'delivered' });
+      metrics.latency.observe({ type: webhook.webhook_type }, Math.max(0, Date.now() - new Date(delivery.created_at).getTime()) / 1000);
       return;
     }
-    const retryInMs = retryDelay(
-      delivery.attempts,
-      result,
-      { maxAttempts: settings.maxAttempts, baseDelayMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxMs },
-      this.deps.random,
+    metrics.deliveries.inc({ type: webhook.webhook_type, outcome: status === 'dead' ? 'dead' : 'retry' });
+    logger.info(
+      { delivery: delivery.id, webhook: webhook.id, attempt: delivery.attempts, error: result.error, retryInMs },
+      status === 'dead' ? 'webhook delivery is dead' : 'webhook delivery failed, will retry',
     );
-    if (await markFailed(db, delivery, outcome, retryInMs)) {
-      metrics.deliveries.inc({ type: webhook.webhook_type, outcome: retryInMs === null ? 'dead' : 'retry' });
-      logger.info(
-        { delivery: delivery.id, webhook: webhook.id, attempt: delivery.attempts, error: result.error, retryInMs },
-        retryInMs === null ? 'webhook delivery is dead' : 'webhook delivery failed, will retry',
-      );
-    }
   }
 
   private hostSlot(message: OutgoingMessage, webhookUrl: string): Semaphore {

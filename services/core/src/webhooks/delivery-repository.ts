@@ -2,6 +2,7 @@ import type { Database } from '../db/database.js';
 import type { WebhookDeliveryAnswer } from '@reelstat/contract';
 import type { WebhookEvent } from './webhook-events.js';
 import type { WebhookRow } from './webhook-repository.js';
+import { DELIVERY_CHANNEL } from './delivery-wakeup.js';
 
 /** A delivery claimed by one dispatcher, with its webhook. */
 export interface ClaimedDelivery {
@@ -65,33 +66,36 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Records a success. False when the claim was lost meanwhile (another dispatcher owns the row now). */
-export async function markDelivered(db: Database, delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), lease_token = NULL, lease_until = NULL,
-       last_status_code = $2, last_error = NULL
-     WHERE id = $1 AND lease_token = $3 AND status = 'sending' RETURNING id`,
-    [delivery.id, outcome.statusCode, delivery.lease_token],
-  );
-  return rows.length > 0;
+/** The end of one attempt: delivered, pending again after `retryInMs`, or dead. */
+export interface Completion {
+  id: number;
+  lease_token: string;
+  status: 'delivered' | 'pending' | 'dead';
+  status_code: number | null;
+  error: string | null;
+  /** pending only: when to try again. */
+  retry_in_ms: number | null;
 }
 
-/** Records a failed attempt: pending again after `retryInMs`, or dead when `retryInMs` is null. */
-export async function markFailed(
-  db: Database,
-  delivery: ClaimedDelivery,
-  outcome: AttemptOutcome,
-  retryInMs: number | null,
-): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE webhook_deliveries SET status = CASE WHEN $4::double precision IS NULL THEN 'dead' ELSE 'pending' END,
-       next_attempt_at = CASE WHEN $4::double precision IS NULL THEN next_attempt_at
-                              ELSE now() + make_interval(secs => $4::double precision / 1000) END,
-       lease_token = NULL, lease_until = NULL, last_status_code = $2, last_error = left($3, 1000)
-     WHERE id = $1 AND lease_token = $5 AND status = 'sending' RETURNING id`,
-    [delivery.id, outcome.statusCode, outcome.error, retryInMs, delivery.lease_token],
+/**
+ * Records the outcomes of many attempts in one statement. Each row changes only while its lease is still held
+ * (same token, still sending); returns the ids that did change, so an outcome whose claim was lost meanwhile
+ * (another dispatcher owns the row now) is not counted twice.
+ */
+export async function completeDeliveries(db: Database, completions: readonly Completion[]): Promise<Set<number>> {
+  if (completions.length === 0) return new Set();
+  const rows = await db.query<{ id: number }>(
+    `UPDATE webhook_deliveries d SET status = c.status,
+       delivered_at = CASE WHEN c.status = 'delivered' THEN now() ELSE d.delivered_at END,
+       next_attempt_at = CASE WHEN c.status = 'pending' THEN now() + make_interval(secs => c.retry_in_ms / 1000) ELSE d.next_attempt_at END,
+       lease_token = NULL, lease_until = NULL, last_status_code = c.status_code, last_error = left(c.error, 1000)
+     FROM jsonb_to_recordset($1::jsonb) AS c(id bigint, lease_token uuid, status text, status_code integer, error text,
+       retry_in_ms double precision)
+     WHERE d.id = c.id AND d.lease_token = c.lease_token AND d.status = 'sending'
+     RETURNING d.id`,
+    [JSON.stringify(completions)],
   );
-  return rows.length > 0;
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 /** A dead delivery goes back to pending with a fresh attempt budget and the same idempotency key. */
@@ -102,7 +106,9 @@ export async function retryDeadDelivery(db: Database, webhookId: number, deliver
        UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL
        FROM target WHERE d.id = target.id AND target.status = 'dead' RETURNING d.id
      )
-     SELECT target.status, EXISTS (SELECT 1 FROM retried) AS retried FROM target`,
+     -- wake the dispatchers as a queued delivery does (sent at commit)
+     SELECT target.status, EXISTS (SELECT 1 FROM retried) AS retried,
+       (SELECT pg_notify('${DELIVERY_CHANNEL}', '') FROM retried) IS NULL AS notified FROM target`,
     [deliveryId, webhookId],
   );
   const [row] = rows;

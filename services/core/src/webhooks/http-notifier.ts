@@ -12,13 +12,29 @@ interface RawResponse {
   body: string;
 }
 
+/** A pooled connection idle this long is closed (receivers often drop theirs after 5 s). */
+const IDLE_SOCKET_MS = 4_000;
+
 /**
  * Sends the HTTP types. One attempt has a deadline for everything (connect, send, answer); the answer's body
  * is read up to a cap for the delivery log; redirects are followed only on the same host (a receiver cannot
  * bounce our signed request elsewhere); link-local targets are refused at connect time.
+ *
+ * Connections are kept alive between deliveries to one host (a new TCP and TLS handshake per delivery would
+ * cost more than the delivery). A request that fails or times out destroys its socket, so a hung receiver
+ * never leaves a bad connection in the pool; the dispatcher's per-host limit bounds the sockets per host.
  */
 export class HttpNotifier implements Notifier {
   readonly kind = 'http' as const;
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  };
+
+  close(): void {
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
+  }
 
   async send(message: OutgoingMessage, options: SendOptions): Promise<SendResult> {
     if (message.kind !== 'http') throw new Error('HttpNotifier sends HTTP messages only');
@@ -35,7 +51,11 @@ export class HttpNotifier implements Notifier {
       if (blocked) return failure(blocked, false);
       let response: RawResponse;
       try {
-        response = await this.request(url, message, options, deadline - Date.now());
+        response = await this.request(url, message, options, deadline - Date.now(), true).catch((error: StaleSocketError) => {
+          // The receiver closed a pooled connection just as we reused it: nothing reached it, try a fresh one.
+          if (!error.staleSocket) throw error;
+          return this.request(url, message, options, deadline - Date.now(), false);
+        });
       } catch (error) {
         const err = error as NodeJS.ErrnoException;
         if (err.code === 'EBLOCKED') return failure(err.message, false);
@@ -62,6 +82,7 @@ export class HttpNotifier implements Notifier {
     message: Extract<OutgoingMessage, { kind: 'http' }>,
     options: SendOptions,
     timeoutMs: number,
+    pooled: boolean,
   ): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
       if (timeoutMs <= 0) return reject(new Error(`timed out after ${options.timeoutMs} ms`));
@@ -70,16 +91,19 @@ export class HttpNotifier implements Notifier {
       const req = transport.request(url, {
         method: message.method,
         headers: { 'user-agent': 'Reelstat-Webhooks', ...message.headers, 'content-length': String(body.length) },
+        // Checked when a connection is made; a pooled connection was checked when it was made.
         lookup: guardedLookup(options.allowLinkLocal) as never,
-        // No connection reuse across attempts: a hung receiver must not hold a pooled socket.
-        agent: false,
+        agent: pooled ? this.agents[url.protocol as 'http:' | 'https:'] : false,
       });
+      let answered = false;
       const timer = setTimeout(() => req.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), timeoutMs);
-      req.on('error', (error) => {
+      req.on('error', (error: StaleSocketError) => {
         clearTimeout(timer);
+        if (req.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) error.staleSocket = true;
         reject(error);
       });
       req.on('response', (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -102,6 +126,8 @@ export class HttpNotifier implements Notifier {
     });
   }
 }
+
+type StaleSocketError = NodeJS.ErrnoException & { staleSocket?: boolean };
 
 /** Retry-After: seconds, or an HTTP date. Null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {

@@ -30,6 +30,8 @@ export interface SendOptions {
 export interface Notifier {
   readonly kind: OutgoingMessage['kind'];
   send(message: OutgoingMessage, options: SendOptions): Promise<SendResult>;
+  /** Lets go of pooled connections (the dispatcher stops). */
+  close?(): void;
 }
 
 export function failure(

@@ -1,0 +1,26 @@
+import type { Migration } from './index.js';
+
+/**
+ * Wakes idle dispatchers when deliveries are queued, instead of making them poll often: a statement-level
+ * trigger sends one NOTIFY per inserting statement (PostgreSQL folds identical notifications of a
+ * transaction into one and sends it at commit, so a dispatcher never wakes for rows it cannot see yet).
+ * Dispatchers LISTEN on the channel; polling stays as the fallback for due retries and lost connections.
+ */
+export const webhookDeliveryWakeup: Migration = {
+  name: '0012-webhook-delivery-wakeup',
+  async up({ sql }) {
+    await sql(`
+CREATE FUNCTION reelstat_notify_webhook_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- An event no webhook wanted inserts nothing: no reason to wake anyone.
+  IF EXISTS (SELECT 1 FROM queued) THEN
+    PERFORM pg_notify('reelstat_webhook_deliveries', '');
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER webhook_deliveries_queued AFTER INSERT ON webhook_deliveries
+  REFERENCING NEW TABLE AS queued FOR EACH STATEMENT EXECUTE FUNCTION reelstat_notify_webhook_deliveries();
+`);
+  },
+};
