@@ -44,6 +44,43 @@ describe('webhook calls (SPEC.md §7)', () => {
     expect(await count()).toBe(0);
   });
 
+  it('keeps URLs that hold tokens sealed: shown masked, kept on edit, replaced only by a whole URL', async () => {
+    const { db, services } = harness.app.runtime;
+    const stored = async (id: number) =>
+      (await db.query<{ url: string; url_encrypted: string | null }>('SELECT url, url_encrypted FROM webhooks WHERE id = $1', [id]))[0]!;
+    const url = 'https://discord.com/api/webhooks/123456/secret-token-abc';
+    const shown = 'https://discord.com/api/webhooks/123456/********';
+    const created = await call('POST', '/webhooks', { name: 'Discord', url, trigger_type: 'event', event_type: 'playback_ended' });
+    expect(created.status).toBe(200);
+    const { id } = created.body as { id: number };
+    expect(created.body).toMatchObject({ url: shown });
+    expect(JSON.stringify((await call('GET', '/webhooks')).body)).not.toContain('secret-token-abc');
+    expect((await stored(id)).url).toBe(shown);
+    expect((await stored(id)).url_encrypted).not.toContain('secret-token-abc');
+    expect(services.secretBox.open((await stored(id)).url_encrypted!)).toBe(url);
+
+    // The form sends back what it was shown: the token stays.
+    const renamed = await call('PUT', `/webhooks/${id}`, { name: 'Renamed', url: shown });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Renamed', url: shown });
+    expect(services.secretBox.open((await stored(id)).url_encrypted!)).toBe(url);
+
+    // Another webhook id with the old token: the hidden part cannot be completed, so nothing is saved.
+    const bad = await call('PUT', `/webhooks/${id}`, { name: 'Moved', url: 'https://discord.com/api/webhooks/999/********' });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { message: string }).message).toMatch(/enter the whole URL again/);
+    expect(await stored(id)).toMatchObject({ url: shown });
+    expect((await call('GET', '/webhooks')).body).toContainEqual(expect.objectContaining({ id, name: 'Renamed' }));
+
+    // A whole new URL replaces it; a URL without a credential is kept as it is.
+    await call('PUT', `/webhooks/${id}`, { url: 'https://discord.com/api/webhooks/123456/new-token' });
+    expect(services.secretBox.open((await stored(id)).url_encrypted!)).toBe('https://discord.com/api/webhooks/123456/new-token');
+    const plain = await call('PUT', `/webhooks/${id}`, { url: 'http://127.0.0.1:9/plain' });
+    expect(plain.body).toMatchObject({ url: 'http://127.0.0.1:9/plain' });
+    expect(await stored(id)).toEqual({ url: 'http://127.0.0.1:9/plain', url_encrypted: null });
+    expect((await call('DELETE', `/webhooks/${id}`)).status).toBeLessThan(300);
+  });
+
   it('creates with SPEC.md’s defaults, lists with the next three runs, updates, tests and deletes', async () => {
     const created = await call('POST', '/webhooks', { name: 'Monthly', url: 'http://127.0.0.1:9/discord' });
     expect(created.status).toBe(200);

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueWebhookEvents, type WebhookEvent } from './webhook-events.js';
+import { DELIVERY_CHANNEL } from './delivery-wakeup.js';
 import { createWebhookTestEnv, type WebhookTestEnv } from './test-support/webhook-test-env.js';
 import { eventually, TestReceiver } from './test-support/test-receiver.js';
 
@@ -96,6 +98,21 @@ describe('webhook delivery by the dispatcher', () => {
     });
     expect(row!.attempts).toBe(1);
     expect(row!.last_status_code).toBe(200);
+  });
+
+  it('sends to the whole URL of a webhook whose URL holds a credential, which answers show masked', async () => {
+    const webhook = await env.service.create({
+      name: 'home assistant',
+      url: receiver.url('/api/webhook/reelstat-8f2a'),
+      webhook_type: 'generic',
+      trigger_type: 'event',
+      event_type: 'playback_ended',
+    });
+    expect(webhook.url).toBe(receiver.url('/api/webhook/********'));
+    await enqueueWebhookEvents(env.db, undefined, [playEnded()]);
+    env.startDispatcher();
+    const [request] = await receiver.waitFor(1);
+    expect(request!.path).toBe('/api/webhook/reelstat-8f2a');
   });
 
   it('sends Discord an embed within its limits', async () => {
@@ -254,6 +271,62 @@ describe('webhook delivery by the dispatcher', () => {
     } finally {
       await other.stop();
     }
+  });
+
+  it('an idle dispatcher is woken by a queued delivery and by a retried dead one, without polling', async () => {
+    receiver.answerWith((_, index) => (index === 0 ? { status: 410, body: 'gone' } : { status: 200 }));
+    const webhook = await eventWebhook('generic');
+    // Polling once a minute: only PostgreSQL's notification can bring these deliveries out within the deadline.
+    const { dispatcher } = env.startDispatcher({ pollIntervalMs: 60_000 });
+    await eventually(async () => dispatcher.idle, 20_000, 'the dispatcher to listen and sleep');
+    await env.db.sequelize.transaction((t) => enqueueWebhookEvents(env.db, t, [playEnded()]));
+    const [dead] = await eventually(async () => {
+      const rows = await deliveries(webhook.id);
+      return rows[0]?.status === 'dead' && rows;
+    });
+    await eventually(async () => dispatcher.idle, 20_000, 'the dispatcher to sleep again');
+    await env.service.retryDelivery(webhook.id, dead!.id);
+    await eventually(async () => (await deliveries(webhook.id))[0]?.status === 'delivered');
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('an event no webhook wants does not wake the dispatchers', async () => {
+    await eventWebhook('generic', { event_type: 'playback_started' });
+    const payloads: string[] = [];
+    const listener = new pg.Client({ connectionString: env.database.url });
+    await listener.connect();
+    try {
+      listener.on('notification', (message) => payloads.push(message.payload ?? ''));
+      await listener.query(`LISTEN ${DELIVERY_CHANNEL}`);
+      expect(await enqueueWebhookEvents(env.db, undefined, [playEnded()])).toBe(0);
+      // Notifications arrive in commit order: once this marker is here, a wake-up of the enqueue would be too.
+      await env.db.query(`SELECT pg_notify($1, 'marker')`, [DELIVERY_CHANNEL]);
+      await eventually(async () => payloads.includes('marker'));
+      expect(payloads).toEqual(['marker']);
+      await env.service.test((await env.service.list())[0]!.id);
+      await eventually(async () => payloads.length === 2);
+      expect(payloads).toEqual(['marker', '']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('sends many deliveries to one host over a few kept-alive connections', async () => {
+    const webhook = await eventWebhook('generic');
+    expect(
+      await enqueueWebhookEvents(
+        env.db,
+        undefined,
+        Array.from({ length: 40 }, (_, i) => playEnded(`u${i}`)),
+      ),
+    ).toBe(40);
+    env.startDispatcher({ hostConcurrency: 2 });
+    await receiver.waitFor(40);
+    await eventually(async () => {
+      const rows = await deliveries(webhook.id);
+      return rows.every((row) => row.status === 'delivered');
+    });
+    expect(receiver.connections).toBeLessThanOrEqual(2);
   });
 
   it('two dispatchers on one database never send one delivery twice, and respect the per-host limit', async () => {

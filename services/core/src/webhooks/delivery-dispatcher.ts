@@ -55,13 +55,12 @@ export class DeliveryDispatcher {
   private readonly completions: CompletionWriter;
   private readonly wakeup: DeliveryWakeup;
   private notified = false;
+  private sleeping = false;
   private wake: (() => void) | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DeliveryDispatcherDeps) {
-    this.notifiers = new Map(
-      (deps.notifiers ?? [new HttpNotifier(), new SmtpNotifier()]).map((n) => [n.kind, n]),
-    );
+    this.notifiers = new Map((deps.notifiers ?? [new HttpNotifier(), new SmtpNotifier()]).map((n) => [n.kind, n]));
     this.completions = new CompletionWriter(deps.db);
     this.wakeup = new DeliveryWakeup(
       deps.db.url,
@@ -97,6 +96,11 @@ export class DeliveryDispatcher {
     return this.inFlight.size;
   }
 
+  /** Listening for queued deliveries, nothing in flight and no notification unanswered: asleep until woken. */
+  get idle(): boolean {
+    return this.wakeup.listening && this.sleeping && !this.notified && this.inFlight.size === 0;
+  }
+
   private async run(): Promise<void> {
     const { settings, logger } = this.deps;
     while (this.running) {
@@ -128,13 +132,16 @@ export class DeliveryDispatcher {
     while (this.running) {
       const free = settings.concurrency - this.inFlight.size;
       if (backlog ? free >= refill : free > 0 && (this.notified || Date.now() >= pollAt)) return;
+      this.sleeping = true;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, pollAt - Date.now()));
+        // Waiting for free slots needs no timer: every finished delivery wakes this loop.
+        const timer = !backlog && free > 0 ? setTimeout(resolve, Math.max(0, pollAt - Date.now())) : undefined;
         this.wake = () => {
           clearTimeout(timer);
           resolve();
         };
       });
+      this.sleeping = false;
       this.wake = undefined;
     }
   }
@@ -159,13 +166,14 @@ export class DeliveryDispatcher {
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const { settings, metrics, logger } = this.deps;
-    const { webhook } = delivery;
+    const webhook = { ...delivery.webhook };
     let message: OutgoingMessage;
     let secret: string | null = null;
     let result: SendResult;
     let started = Date.now();
     try {
       secret = webhook.secret_encrypted ? this.deps.secretBox.open(webhook.secret_encrypted) : null;
+      if (webhook.url_encrypted) webhook.url = this.deps.secretBox.open(webhook.url_encrypted);
       message = formatters[webhook.webhook_type](delivery.payload, {
         webhook,
         secret,

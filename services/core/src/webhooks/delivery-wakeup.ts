@@ -69,7 +69,10 @@ export class DeliveryWakeup {
     client.on('error', () => undefined);
     void client.end().catch(() => undefined);
     if (this.stopped || this.retryTimer !== undefined) return;
-    this.logger.warn({ err: error.message, retryInMs: this.retryDelayMs }, 'webhook dispatcher: lost the wake-up connection, polling meanwhile');
+    this.logger.warn(
+      { err: error.message, retryInMs: this.retryDelayMs },
+      'webhook dispatcher: lost the wake-up connection, polling meanwhile',
+    );
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       void this.connect();

@@ -42,7 +42,7 @@ export class HttpNotifier implements Notifier {
     try {
       url = new URL(message.url);
     } catch {
-      return failure(`invalid URL ${message.url}`, false);
+      return failure('invalid URL (not shown: it may hold a token)', false);
     }
     const deadline = Date.now() + options.timeoutMs;
     for (let hop = 0; ; hop++) {

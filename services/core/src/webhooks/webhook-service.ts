@@ -22,6 +22,7 @@ import { listDeliveries, retryDeadDelivery } from './delivery-repository.js';
 import { nextRuns, parseSchedule } from './cron-schedule.js';
 import { enqueueForWebhook } from './webhook-events.js';
 import { buildReport, previousMonth } from './monthly-report.js';
+import { maskUrl, shownUrl, URL_MASK } from './url-secrets.js';
 
 const HTTP_TYPES = new Set(['discord', 'generic', 'ntfy', 'gotify', 'slack', 'telegram']);
 
@@ -60,12 +61,13 @@ export class WebhookService {
       options: body.options ?? {},
       filters: body.filters ?? {},
       secret_encrypted: null,
+      url_encrypted: null,
     } satisfies WebhookFields;
     let secret = body.secret || null;
     let generated: string | undefined;
     if (!secret && merged.webhook_type === 'generic') secret = generated = randomBytes(32).toString('base64url');
     const fields = this.validated({ ...merged, secret_encrypted: secret ? this.secretBox.seal(secret) : null });
-    const row = await insertWebhook(this.db, fields);
+    const row = await insertWebhook(this.db, this.withSealedUrl(fields));
     return { ...this.toAnswer(row), ...(generated ? { generated_secret: generated } : {}) };
   }
 
@@ -76,7 +78,7 @@ export class WebhookService {
       body.secret === undefined ? existing.secret_encrypted : body.secret === '' ? null : this.secretBox.seal(body.secret);
     const fields = this.validated({
       name: (pick('name') as string | null) ?? '',
-      url: (pick('url') as string | null) ?? '',
+      url: this.editedUrl(existing, body.url),
       webhook_type: pick('webhook_type') as WebhookFields['webhook_type'],
       trigger_type: pick('trigger_type') as WebhookFields['trigger_type'],
       event_type: (pick('event_type') as WebhookFields['event_type']) ?? null,
@@ -86,8 +88,9 @@ export class WebhookService {
       options: pick('options') as WebhookFields['options'],
       filters: pick('filters') as WebhookFields['filters'],
       secret_encrypted: secretEncrypted,
+      url_encrypted: null,
     });
-    const row = await updateWebhook(this.db, id, fields);
+    const row = await updateWebhook(this.db, id, this.withSealedUrl(fields));
     if (!row) throw AppError.notFound(`Webhook ${id} not found`);
     return this.toAnswer(row);
   }
@@ -143,6 +146,26 @@ export class WebhookService {
     return { next_runs: nextRuns(schedule, this.timeZone, this.now()).map((d) => d.toISOString()), time_zone: this.timeZone };
   }
 
+  /**
+   * The full URL an update means: the stored one when the form sent back what it was shown (the masked URL)
+   * or nothing; the new one otherwise. A masked URL that was changed elsewhere cannot be completed: 400.
+   */
+  private editedUrl(existing: WebhookRow, sent: string | null | undefined): string {
+    if (sent === undefined || sent === shownUrl(existing.url))
+      return existing.url_encrypted ? this.secretBox.open(existing.url_encrypted) : existing.url;
+    if (sent?.includes(URL_MASK))
+      throw AppError.badRequest(
+        `The URL's hidden part (${URL_MASK}) can only be kept with the rest of the URL unchanged: enter the whole URL again`,
+      );
+    return sent ?? '';
+  }
+
+  /** A URL holding a credential is stored sealed, with its masked form in the url column. */
+  private withSealedUrl(fields: WebhookFields): WebhookFields {
+    const masked = maskUrl(fields.url);
+    return masked ? { ...fields, url: masked, url_encrypted: this.secretBox.seal(fields.url) } : { ...fields, url_encrypted: null };
+  }
+
   private validated(fields: WebhookFields): WebhookFields {
     const problem = webhookProblem(fields);
     if (problem) throw AppError.badRequest(problem);
@@ -177,7 +200,7 @@ export class WebhookService {
     return {
       id: row.id,
       name: row.name,
-      url: row.url,
+      url: shownUrl(row.url),
       webhook_type: row.webhook_type,
       trigger_type: row.trigger_type,
       event_type: row.event_type,

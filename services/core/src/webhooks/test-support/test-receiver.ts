@@ -26,6 +26,8 @@ export class TestReceiver {
   open = 0;
   maxOpen = 0;
   delayMs = 0;
+  /** TCP connections accepted (kept-alive connections carry several requests). */
+  connections = 0;
 
   constructor() {
     this.server = http.createServer((req, res) => {
@@ -58,6 +60,7 @@ export class TestReceiver {
         else send();
       });
     });
+    this.server.on('connection', () => this.connections++);
   }
 
   async start(): Promise<this> {
