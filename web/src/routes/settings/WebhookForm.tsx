@@ -2,20 +2,28 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_WEBHOOK_SCHEDULE,
+  PLAY_METHODS,
   TRIGGER_TYPES,
   WEBHOOK_EVENTS,
   WEBHOOK_TYPES,
   webhookProblem,
   type WebhookBody,
+  type WebhookFilters,
   type WebhookOptions,
 } from '@reelstat/contract';
 import { previewSchedule } from '../../api/webhooks';
+import { useAllUserActivity, useLibraryOverview } from '../../api/stats';
 import { errorMessage } from '../../api/client';
 import { STORAGE, usePreference } from '../../store/preferences';
 
 /** The form's state: the Webhook entity (SPEC.md §3) plus the write-only secret. */
 export type WebhookDraft = Required<Pick<WebhookBody, 'webhook_type' | 'trigger_type' | 'enabled'>> &
-  Pick<WebhookBody, 'id' | 'event_type' | 'schedule' | 'secret'> & { name: string; url: string; options: WebhookOptions };
+  Pick<WebhookBody, 'id' | 'event_type' | 'schedule' | 'secret'> & {
+    name: string;
+    url: string;
+    options: WebhookOptions;
+    filters: WebhookFilters;
+  };
 
 /** SPEC.md §4: after a save the form resets to a scheduled discord webhook. */
 export const emptyDraft = (): WebhookDraft => ({
@@ -27,7 +35,14 @@ export const emptyDraft = (): WebhookDraft => ({
   schedule: DEFAULT_WEBHOOK_SCHEDULE,
   enabled: true,
   options: {},
+  filters: {},
 });
+
+/** What the answers show in place of a URL's credential (Discord's and Slack's tokens, passwords). */
+const URL_MASK = '********';
+/** ntfy's priorities are 1-5, Gotify's 0-10. */
+const PRIORITY_RANGE = { ntfy: [1, 5], gotify: [0, 10] } as const;
+const PLAYBACK_EVENTS = new Set(['playback_started', 'playback_ended']);
 
 const SECRET_TYPES = new Set(['generic', 'ntfy', 'gotify', 'telegram', 'email']);
 
@@ -76,7 +91,13 @@ export function WebhookForm({
             maxLength={2000}
             placeholder={draft.webhook_type === 'email' ? 'smtp://mail.example.org:587' : 'https://'}
             onChange={(e) => set({ url: e.target.value })}
+            aria-describedby={draft.url.includes(URL_MASK) ? 'webhook-url-masked' : undefined}
           />
+          {draft.url.includes(URL_MASK) && (
+            <p id="webhook-url-masked" className="mt-1 text-xs text-gray-400">
+              {t('settings.webhooks.urlMasked', { mask: URL_MASK })}
+            </p>
+          )}
         </Field>
         <Field id="webhook-type" label={t('settings.webhooks.type')}>
           <select
@@ -156,6 +177,25 @@ export function WebhookForm({
             />
           </Field>
         )}
+        {(draft.webhook_type === 'ntfy' || draft.webhook_type === 'gotify') && (
+          <Field
+            id="webhook-priority"
+            label={t('settings.webhooks.priority', {
+              min: PRIORITY_RANGE[draft.webhook_type][0],
+              max: PRIORITY_RANGE[draft.webhook_type][1],
+            })}
+          >
+            <input
+              id="webhook-priority"
+              type="number"
+              className="input"
+              min={PRIORITY_RANGE[draft.webhook_type][0]}
+              max={PRIORITY_RANGE[draft.webhook_type][1]}
+              value={draft.options.priority ?? ''}
+              onChange={(e) => setOption({ priority: e.target.value === '' ? undefined : Number(e.target.value) })}
+            />
+          </Field>
+        )}
         {draft.webhook_type === 'email' && (
           <>
             <Field id="webhook-from" label={t('settings.webhooks.from')}>
@@ -194,9 +234,22 @@ export function WebhookForm({
                 <option value="none">{t('settings.webhooks.noTls')}</option>
               </select>
             </Field>
+            {draft.options.security !== 'none' && (
+              <label className="flex items-center gap-2 text-sm sm:col-span-2">
+                <input
+                  type="checkbox"
+                  checked={draft.options.tls_verify !== false}
+                  onChange={(e) => setOption({ tls_verify: e.target.checked ? undefined : false })}
+                />
+                {t('settings.webhooks.tlsVerify')}
+              </label>
+            )}
           </>
         )}
       </div>
+      {draft.trigger_type === 'event' && draft.event_type && PLAYBACK_EVENTS.has(draft.event_type) && (
+        <PlaybackFilters filters={draft.filters} onChange={(filters) => set({ filters })} />
+      )}
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
         {t('settings.webhooks.enabled')}
@@ -217,6 +270,60 @@ export function WebhookForm({
         )}
       </div>
     </form>
+  );
+}
+
+/**
+ * Optional filters of playback webhooks: only these users, libraries, play methods (nothing ticked in a group
+ * lets all through). Ids the lists no longer show (a user since removed) are kept as they are.
+ */
+function PlaybackFilters({ filters, onChange }: { filters: WebhookFilters; onChange: (filters: WebhookFilters) => void }) {
+  const { t } = useTranslation();
+  const users = useAllUserActivity();
+  const libraries = useLibraryOverview();
+  const toggle = <K extends keyof WebhookFilters>(key: K, value: NonNullable<WebhookFilters[K]>[number], on: boolean) => {
+    const current = (filters[key] ?? []) as string[];
+    const next = on ? [...new Set([...current, value])] : current.filter((v) => v !== value);
+    onChange({ ...filters, [key]: next.length ? next : undefined });
+  };
+  const group = (key: keyof WebhookFilters, legend: string, choices: Array<{ id: string; name: string }>) => (
+    <fieldset className="min-w-0">
+      <legend className="label">{legend}</legend>
+      <div className="max-h-40 space-y-1 overflow-y-auto">
+        {choices.map((choice) => (
+          <label key={choice.id} className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={((filters[key] ?? []) as string[]).includes(choice.id)}
+              onChange={(e) => toggle(key, choice.id as never, e.target.checked)}
+            />
+            {choice.name}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+  return (
+    <div className="space-y-1" data-testid="webhook-filters">
+      <p className="text-xs text-gray-400">{t('settings.webhooks.filtersHint')}</p>
+      <div className="grid gap-3 sm:grid-cols-3">
+        {group(
+          'users',
+          t('settings.webhooks.filterUsers'),
+          (users.data ?? []).map((u) => ({ id: u.UserId, name: u.UserName })),
+        )}
+        {group(
+          'libraries',
+          t('settings.webhooks.filterLibraries'),
+          (libraries.data ?? []).map((l) => ({ id: l.Id, name: l.Name })),
+        )}
+        {group(
+          'play_methods',
+          t('settings.webhooks.filterPlayMethods'),
+          PLAY_METHODS.map((method) => ({ id: method, name: method })),
+        )}
+      </div>
+    </div>
   );
 }
 

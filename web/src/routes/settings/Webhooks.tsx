@@ -83,6 +83,7 @@ export function Webhooks() {
       schedule: w.schedule,
       enabled: w.enabled,
       options: w.options,
+      filters: w.filters,
     });
 
   return (
