@@ -149,7 +149,7 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   WEBHOOK_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
-  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(300).max(600_000).default(30_000),
   WEBHOOK_ALLOW_LINK_LOCAL: booleanText.default(false),
   WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(10_000_000).default(65_536),
