@@ -71,6 +71,9 @@ describe('webhook calls (SPEC.md §7)', () => {
     expect((bad.body as { message: string }).message).toMatch(/enter the whole URL again/);
     expect(await stored(id)).toMatchObject({ url: shown });
     expect((await call('GET', '/webhooks')).body).toContainEqual(expect.objectContaining({ id, name: 'Renamed' }));
+    const copied = await call('POST', '/webhooks', { name: 'Copy', url: shown });
+    expect(copied.status).toBe(400);
+    expect((copied.body as { message: string }).message).toMatch(/enter the whole URL again/);
 
     // A whole new URL replaces it; a URL without a credential is kept as it is.
     await call('PUT', `/webhooks/${id}`, { url: 'https://discord.com/api/webhooks/123456/new-token' });

@@ -24,6 +24,8 @@ import { enqueueForWebhook } from './webhook-events.js';
 import { buildReport, previousMonth } from './monthly-report.js';
 import { maskUrl, shownUrl, URL_MASK } from './url-secrets.js';
 
+const maskedPartMessage = `The URL's hidden part (${URL_MASK}) can only be kept with the rest of the URL unchanged: enter the whole URL again`;
+
 const HTTP_TYPES = new Set(['discord', 'generic', 'ntfy', 'gotify', 'slack', 'telegram']);
 
 /**
@@ -66,6 +68,7 @@ export class WebhookService {
     let secret = body.secret || null;
     let generated: string | undefined;
     if (!secret && merged.webhook_type === 'generic') secret = generated = randomBytes(32).toString('base64url');
+    if (merged.url.includes(URL_MASK)) throw AppError.badRequest(maskedPartMessage);
     const fields = this.validated({ ...merged, secret_encrypted: secret ? this.secretBox.seal(secret) : null });
     const row = await insertWebhook(this.db, this.withSealedUrl(fields));
     return { ...this.toAnswer(row), ...(generated ? { generated_secret: generated } : {}) };
@@ -153,10 +156,7 @@ export class WebhookService {
   private editedUrl(existing: WebhookRow, sent: string | null | undefined): string {
     if (sent === undefined || sent === shownUrl(existing.url))
       return existing.url_encrypted ? this.secretBox.open(existing.url_encrypted) : existing.url;
-    if (sent?.includes(URL_MASK))
-      throw AppError.badRequest(
-        `The URL's hidden part (${URL_MASK}) can only be kept with the rest of the URL unchanged: enter the whole URL again`,
-      );
+    if (sent?.includes(URL_MASK)) throw AppError.badRequest(maskedPartMessage);
     return sent ?? '';
   }
 
