@@ -19,6 +19,7 @@ import { compareWithTruth } from '../../services/core/src/activity/test-support/
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
 import type { PlayRecord } from '@reelstat/jellyfin-sim';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { call as kitCall, waitFor } from '../../services/core/src/test-support/test-kit.js';
 import { cpuSeconds, freePort, memoryMb, metricValue } from './process-stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,13 +47,9 @@ function start(args: string[], env: Record<string, string>): ChildProcess {
   return child;
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits for a condition with the benchmark's generous deadline (test-kit's waitFor). */
+const waitUntil = (what: string, check: () => Promise<boolean>, timeoutMs = 120_000) =>
+  waitFor(what, check, { timeoutMs, intervalMs: 100 });
 
 /** A process and all its descendants. */
 function tree(pid: number): number[] {
@@ -160,14 +157,8 @@ async function main() {
           .catch(() => undefined);
       }, 500)
     : undefined;
-  const call = async (method: string, route: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${url}${route}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const call = async (method: string, route: string, token?: string, body?: unknown) =>
+    (await kitCall(url, method, route, { token, body })).body as Record<string, unknown>;
   const { token } = (await call('POST', '/auth/createuser', undefined, {
     username: 'admin',
     password: clientPasswordDigest('bench-password'),
