@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { ROOT, SIM_API_KEY, startReelstat, startSimulator, type Started } from '../web/e2e/stack.js';
 import { demoLogin, signIn } from './demo-login.js';
+import { waitFor } from '../services/core/src/test-support/test-kit.js';
 
 const OUT = path.join(ROOT, 'docs/screenshots');
 const BROWSER = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((file) => existsSync(file));
@@ -34,14 +35,8 @@ async function control<T>(sim: Started, route: string, body?: unknown): Promise<
   return (await response.json()) as T;
 }
 
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Waits for the stack to reach a state (test-kit's waitFor, checked once a second). */
+const until = (what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) => waitFor(what, probe, { timeoutMs, intervalMs: 1000 });
 
 /** Plays through the simulator: most are stopped (history), `keep` stay on (live sessions). */
 async function seedPlays(base: string, token: string, sim: Started, count: number, keep: number) {

@@ -19,6 +19,7 @@ import { compareWithTruth } from '../../services/core/src/activity/test-support/
 import { clientPasswordDigest } from '../../services/core/src/auth/password-hash.js';
 import type { PlayRecord } from '@reelstat/jellyfin-sim';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { call as kitCall, waitFor } from '../../services/core/src/test-support/test-kit.js';
 import { cpuSeconds, freePort, memoryMb, metricValue } from './process-stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,13 +47,9 @@ function start(args: string[], env: Record<string, string>): ChildProcess {
   return child;
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits for a condition with the benchmark's generous deadline (test-kit's waitFor). */
+const waitUntil = (what: string, check: () => Promise<boolean>, timeoutMs = 120_000) =>
+  waitFor(what, check, { timeoutMs, intervalMs: 100 });
 
 /** A process and all its descendants. */
 function tree(pid: number): number[] {
@@ -77,32 +74,22 @@ function percentile(values: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
 }
 
-async function main() {
-  const logger = pino({ level: 'warn' });
-  postgres = new EmbeddedPostgres(path.join(work, 'pg'), logger);
-  const databaseUrl = await postgres.start();
-  const postgresPid = postgres.pid!;
+type Control = <T>(method: string, route: string, body?: unknown) => Promise<T>;
+type LiveView = Map<string, { itemId: string; paused: boolean }>;
+interface PendingChange {
+  at: number;
+  sessionId: string;
+  check: (s: { itemId: string; paused: boolean } | undefined) => boolean;
+}
 
+/** The simulator in its own process (real clock), and a client of its control API. */
+async function startSimulatorProcess(): Promise<{ simUrl: string; control: Control }> {
   const simPort = await freePort();
   const simUrl = `http://127.0.0.1:${simPort}`;
-  start(
-    [
-      '--import',
-      'tsx',
-      'services/jellyfin-sim/src/cli.ts',
-      '--port',
-      String(simPort),
-      '--scale',
-      'small',
-      '--seed',
-      '5',
-      '--api-key',
-      simKey,
-    ],
-    {},
-  );
+  const args = ['--port', String(simPort), '--scale', 'small', '--seed', '5', '--api-key', simKey];
+  start(['--import', 'tsx', 'services/jellyfin-sim/src/cli.ts', ...args], {});
   await waitUntil('the simulator', async () => (await fetch(`${simUrl}/System/Info/Public`)).ok);
-  const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+  const control: Control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${simUrl}/__control${route}`, {
       method,
       headers: { 'content-type': 'application/json', 'x-emby-token': simKey },
@@ -111,8 +98,14 @@ async function main() {
     if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
+  return { simUrl, control };
+}
 
-  // Measured as deployed: the compiled server (BENCH_FROM_SOURCE=1 runs the TypeScript sources through tsx).
+/**
+ * Reelstat measured as deployed: the compiled server run as `npm start` runs it (BENCH_FROM_SOURCE=1, or a
+ * failed build, runs the TypeScript sources through tsx).
+ */
+async function startReelstatProcess(databaseUrl: string): Promise<{ reelstat: ChildProcess; url: string; fromSource: boolean }> {
   let fromSource = process.env.BENCH_FROM_SOURCE === '1';
   if (!fromSource) {
     const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/server'], {
@@ -128,7 +121,6 @@ async function main() {
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // Run as `npm start` runs it (the same V8 flags).
   const entry = fromSource
     ? [...SERVER_NODE_FLAGS, '--conditions=reelstat-source', '--import', 'tsx', 'services/server/src/main.ts']
     : [...SERVER_NODE_FLAGS, 'services/server/dist/main.js'];
@@ -142,11 +134,15 @@ async function main() {
     UPDATE_CHECK_URL: '',
   });
   await waitUntil('Reelstat', async () => (await fetch(`${url}/readyz`)).ok);
-  // RSS over time: the set-up (first library sync, 500 plays starting) and the measured window apart.
-  const rssSamples: Array<{ at: number; mb: number }> = [];
-  const rssSampler = setInterval(() => rssSamples.push({ at: Date.now(), mb: memoryMb(reelstat.pid!, 'VmRSS') }), 250);
+  return { reelstat, url, fromSource };
+}
+
+/** RSS every 250 ms (set-up and measured window told apart later); BENCH_MEMORY_TRACE also logs the heap. */
+function sampleMemory(reelstat: ChildProcess, url: string) {
+  const samples: Array<{ at: number; mb: number }> = [];
+  const sampler = setInterval(() => samples.push({ at: Date.now(), mb: memoryMb(reelstat.pid!, 'VmRSS') }), 250);
   const traceFile = process.env.BENCH_MEMORY_TRACE;
-  const memoryTracer = traceFile
+  const tracer = traceFile
     ? setInterval(() => {
         void fetch(`${url}/metrics`)
           .then((r) => r.text())
@@ -160,20 +156,23 @@ async function main() {
           .catch(() => undefined);
       }, 500)
     : undefined;
-  const call = async (method: string, route: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${url}${route}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
+  return {
+    samples,
+    stop() {
+      clearInterval(sampler);
+      if (tracer) clearInterval(tracer);
+    },
   };
+}
+
+/** The administrator, the link to the simulator, and the monitor's settings for the run. */
+async function setUpReelstat(url: string, simUrl: string): Promise<string> {
+  const call = async (method: string, route: string, token?: string, body?: unknown) =>
+    (await kitCall(url, method, route, { token, body })).body as Record<string, unknown>;
   const { token } = (await call('POST', '/auth/createuser', undefined, {
     username: 'admin',
     password: clientPasswordDigest('bench-password'),
-  })) as {
-    token: string;
-  };
+  })) as { token: string };
   await call('POST', '/auth/configSetup', token, { JF_HOST: simUrl, JF_API_KEY: simKey });
   await call('POST', '/api/setActivityMonitorSettings', token, {
     activeSessionsInterval: POLL_MS,
@@ -181,17 +180,19 @@ async function main() {
     minimumPlaySeconds: 0,
     mergeWindowMinutes: 10,
   });
+  return token;
+}
 
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-
-  // Live view as a browser sees it.
-  const live = new Map<string, { itemId: string; paused: boolean }>();
-  const pending: Array<{ at: number; sessionId: string; check: (s: { itemId: string; paused: boolean } | undefined) => boolean }> = [];
+/**
+ * The live view as a browser sees it: the last `sessions` event, when each expected change showed up there
+ * (socket latencies), and when each (user, item) was named by a `history` event.
+ */
+function watchAsBrowser(url: string, token: string) {
+  const live: LiveView = new Map();
+  const pending: PendingChange[] = [];
   const socketLatencies: number[] = [];
-  const socket = connectSocket(url, { path: '/socket.io/', auth: { token }, transports: ['websocket'] });
-  // When each (user, item) was last named by a 'history' event: the browser's view of a finished play.
   const historyEvents: Array<{ at: number; userIds: Set<string>; itemIds: Set<string> }> = [];
+  const socket = connectSocket(url, { path: '/socket.io/', auth: { token }, transports: ['websocket'] });
   socket.on('history', (change: { userIds: string[]; itemIds: string[] }) => {
     historyEvents.push({ at: Date.now(), userIds: new Set(change.userIds), itemIds: new Set(change.itemIds) });
   });
@@ -207,7 +208,13 @@ async function main() {
       }
     }
   });
+  return { live, pending, socketLatencies, historyEvents, close: () => socket.disconnect() };
+}
 
+type Browser = ReturnType<typeof watchAsBrowser>;
+
+/** Plays on the simulator, started, paused, resumed, seeked and stopped at random (seeded). */
+async function viewingTraffic(control: Control, browser: Browser) {
   const users = (await control<Array<{ id: string; isDisabled: boolean; enableAllFolders: boolean }>>('GET', '/users')).filter(
     (u) => !u.isDisabled && u.enableAllFolders,
   );
@@ -238,67 +245,83 @@ async function main() {
       autoplay: false,
     });
     active.set(play.playId, { sessionId: play.sessionId, userId, itemId, deviceId, paused: false, startedAt: at });
-    pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId === itemId });
+    browser.pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId === itemId });
   };
-  for (let i = 0; i < SESSIONS; i++) await startOne();
-  await waitUntil('every session on the socket', async () => live.size >= SESSIONS, 60_000);
-  socketLatencies.length = 0;
+  /** One random action on one active play; a play that ended by itself is replaced. */
+  const act = async (): Promise<boolean> => {
+    const ids = [...active.keys()];
+    const playId = ids[Math.floor(rand() * ids.length)]!;
+    const play = active.get(playId)!;
+    const r = rand();
+    const at = Date.now();
+    try {
+      if (r < 0.3) {
+        await control('POST', `/plays/${playId}/${play.paused ? 'resume' : 'pause'}`);
+        play.paused = !play.paused;
+        const paused = play.paused;
+        browser.pending.push({ at, sessionId: play.sessionId, check: (s) => s?.paused === paused });
+      } else if (r < 0.5) {
+        await control('POST', `/plays/${playId}/seek`, { positionSeconds: Math.floor(rand() * 600) });
+      } else if (at - play.startedAt > 5000) {
+        await control('POST', `/plays/${playId}/stop`);
+        active.delete(playId);
+        stops.push({ at, deviceId: play.deviceId, userId: play.userId, itemId: play.itemId });
+        browser.pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId !== play.itemId });
+        await startOne();
+      }
+      return true;
+    } catch {
+      active.delete(playId); // ended by itself meanwhile
+      await startOne();
+      return false;
+    }
+  };
+  const stopAll = async () => {
+    for (const playId of active.keys()) await control('POST', `/plays/${playId}/stop`).catch(() => undefined);
+  };
+  return { startOne, act, stopAll, stops };
+}
 
-  // The measured window.
-  const cpuStart = cpuSeconds(reelstat.pid!);
+const STATS_QUERY = `SELECT xact_commit::bigint AS commits, (tup_inserted + tup_updated + tup_deleted)::bigint AS rows FROM pg_stat_database WHERE datname = current_database()`;
+
+/** ACTIONS_PER_SECOND actions each second for DURATION_MS, with CPU and database counters read around it. */
+async function measuredWindow(
+  db: pg.Client,
+  reelstatPid: number,
+  postgresPid: number,
+  traffic: Awaited<ReturnType<typeof viewingTraffic>>,
+) {
+  const cpuStart = cpuSeconds(reelstatPid);
   const pgCpuStart = treeCpu(postgresPid);
-  const statsQuery = `SELECT xact_commit::bigint AS commits, (tup_inserted + tup_updated + tup_deleted)::bigint AS rows FROM pg_stat_database WHERE datname = current_database()`;
-  const statsStart = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
+  const statsStart = (await db.query<{ commits: string; rows: string }>(STATS_QUERY)).rows[0]!;
   const windowStart = Date.now();
   let actions = 0;
   while (Date.now() - windowStart < DURATION_MS) {
     const tickStart = Date.now();
-    for (let i = 0; i < ACTIONS_PER_SECOND; i++) {
-      const ids = [...active.keys()];
-      const playId = ids[Math.floor(rand() * ids.length)]!;
-      const play = active.get(playId)!;
-      const r = rand();
-      const at = Date.now();
-      try {
-        if (r < 0.3) {
-          await control('POST', `/plays/${playId}/${play.paused ? 'resume' : 'pause'}`);
-          play.paused = !play.paused;
-          const paused = play.paused;
-          pending.push({ at, sessionId: play.sessionId, check: (s) => s?.paused === paused });
-        } else if (r < 0.5) {
-          await control('POST', `/plays/${playId}/seek`, { positionSeconds: Math.floor(rand() * 600) });
-        } else if (at - play.startedAt > 5000) {
-          await control('POST', `/plays/${playId}/stop`);
-          active.delete(playId);
-          stops.push({ at, deviceId: play.deviceId, userId: play.userId, itemId: play.itemId });
-          pending.push({ at, sessionId: play.sessionId, check: (s) => s?.itemId !== play.itemId });
-          await startOne();
-        }
-        actions++;
-      } catch {
-        active.delete(playId); // ended by itself meanwhile
-        await startOne();
-      }
-    }
+    for (let i = 0; i < ACTIONS_PER_SECOND; i++) if (await traffic.act()) actions++;
+    // Paces the load generator (one batch of actions a second); nothing waits on the server here.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (Date.now() - tickStart))));
   }
   const windowSeconds = (Date.now() - windowStart) / 1000;
-  const cpu = cpuSeconds(reelstat.pid!) - cpuStart;
-  const pgCpu = treeCpu(postgresPid) - pgCpuStart;
-  const statsEnd = (await db.query<{ commits: string; rows: string }>(statsQuery)).rows[0]!;
-  const peakRssMb = memoryMb(reelstat.pid!, 'VmHWM');
-  clearInterval(rssSampler);
-  if (memoryTracer) clearInterval(memoryTracer);
-  const windowRss = rssSamples.filter((s) => s.at >= windowStart).map((s) => s.mb);
-  const setupPeakRssMb = Math.max(0, ...rssSamples.filter((s) => s.at < windowStart).map((s) => s.mb));
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  const metric = (name: string) => metricValue(metrics, name);
-  const pollSeconds = metric('reelstat_activity_poll_duration_seconds_sum');
-  const polls = metric('reelstat_activity_poll_duration_seconds_count');
+  const statsEnd = (await db.query<{ commits: string; rows: string }>(STATS_QUERY)).rows[0]!;
+  return {
+    windowStart,
+    windowSeconds,
+    actions,
+    cpu: cpuSeconds(reelstatPid) - cpuStart,
+    pgCpu: treeCpu(postgresPid) - pgCpuStart,
+    commits: Number(statsEnd.commits) - Number(statsStart.commits),
+    rowWrites: Number(statsEnd.rows) - Number(statsStart.rows),
+  };
+}
 
-  // Stop everything and let the monitor record the last plays.
-  for (const playId of active.keys()) await control('POST', `/plays/${playId}/stop`).catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, 5000));
+/** Stop → history row and stop → browser `history` event latencies, and the accuracy against the ground truth. */
+async function historyFigures(
+  db: pg.Client,
+  control: Control,
+  browser: Browser,
+  stops: Awaited<ReturnType<typeof viewingTraffic>>['stops'],
+) {
   const truth = await control<PlayRecord[]>('GET', '/ground-truth');
   const rows = (
     await db.query<{ user_id: string; item_id: string; device_id: string; started_at: Date; played_seconds: number; created_at: Date }>(
@@ -311,7 +334,7 @@ async function main() {
     .map((row, i) => (row ? row.created_at.getTime() - stops[i]!.at : undefined))
     .filter((v): v is number => v !== undefined);
   const browserLatencies = stops
-    .map((s) => historyEvents.find((e) => e.at >= s.at && e.userIds.has(s.userId) && e.itemIds.has(s.itemId))?.at ?? Number.NaN)
+    .map((s) => browser.historyEvents.find((e) => e.at >= s.at && e.userIds.has(s.userId) && e.itemIds.has(s.itemId))?.at ?? Number.NaN)
     .map((at, i) => at - stops[i]!.at)
     .filter((v) => Number.isFinite(v));
   const accuracy = compareWithTruth(truth, rows, {
@@ -319,6 +342,41 @@ async function main() {
     toleranceSeconds: (POLL_MS + REPORT_MS) / 1000,
     mergeWindowMs: 10 * 60_000,
   });
+  return { historyLatencies, browserLatencies, accuracy };
+}
+
+async function main() {
+  const logger = pino({ level: 'warn' });
+  postgres = new EmbeddedPostgres(path.join(work, 'pg'), logger);
+  const databaseUrl = await postgres.start();
+  const postgresPid = postgres.pid!;
+  const { simUrl, control } = await startSimulatorProcess();
+  const { reelstat, url, fromSource } = await startReelstatProcess(databaseUrl);
+  const memory = sampleMemory(reelstat, url);
+  const token = await setUpReelstat(url, simUrl);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const browser = watchAsBrowser(url, token);
+  const traffic = await viewingTraffic(control, browser);
+
+  for (let i = 0; i < SESSIONS; i++) await traffic.startOne();
+  await waitUntil('every session on the socket', async () => browser.live.size >= SESSIONS, 60_000);
+  browser.socketLatencies.length = 0;
+
+  const window = await measuredWindow(db, reelstat.pid!, postgresPid, traffic);
+  const peakRssMb = memoryMb(reelstat.pid!, 'VmHWM');
+  memory.stop();
+  const windowRss = memory.samples.filter((s) => s.at >= window.windowStart).map((s) => s.mb);
+  const setupPeakRssMb = Math.max(0, ...memory.samples.filter((s) => s.at < window.windowStart).map((s) => s.mb));
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const pollSeconds = metricValue(metrics, 'reelstat_activity_poll_duration_seconds_sum');
+  const polls = metricValue(metrics, 'reelstat_activity_poll_duration_seconds_count');
+
+  // Stop everything; the poll that sees the plays end records them and empties the browser's live view.
+  await traffic.stopAll();
+  await waitUntil('the last plays recorded', async () => browser.live.size === 0, 60_000);
+  const { historyLatencies, browserLatencies, accuracy } = await historyFigures(db, control, browser, traffic.stops);
+  const { windowSeconds, cpu, pgCpu } = window;
 
   console.log(
     JSON.stringify(
@@ -329,7 +387,7 @@ async function main() {
         build: fromSource ? 'source (tsx)' : 'compiled',
         polls,
         meanPollMs: polls ? Math.round((pollSeconds / polls) * 1000) : 0,
-        actions,
+        actions: window.actions,
         reelstat: {
           cpuSeconds: Math.round(cpu * 10) / 10,
           cpuPercentOfOneCore: Math.round((cpu / windowSeconds) * 1000) / 10,
@@ -340,10 +398,10 @@ async function main() {
         },
         postgres: { cpuSeconds: Math.round(pgCpu * 10) / 10, cpuPercentOfOneCore: Math.round((pgCpu / windowSeconds) * 1000) / 10 },
         detection: {
-          socketEventP95Ms: percentile(socketLatencies, 0.95),
-          socketEventMedianMs: percentile(socketLatencies, 0.5),
-          socketChangesMeasured: socketLatencies.length,
-          socketChangesNeverSeen: pending.length,
+          socketEventP95Ms: percentile(browser.socketLatencies, 0.95),
+          socketEventMedianMs: percentile(browser.socketLatencies, 0.5),
+          socketChangesMeasured: browser.socketLatencies.length,
+          socketChangesNeverSeen: browser.pending.length,
           historyRowP95Ms: percentile(historyLatencies, 0.95),
           historyRowMedianMs: percentile(historyLatencies, 0.5),
           historyRowsMeasured: historyLatencies.length,
@@ -352,8 +410,8 @@ async function main() {
           historyEventsMeasured: browserLatencies.length,
         },
         database: {
-          commitsPerSecond: Math.round(((Number(statsEnd.commits) - Number(statsStart.commits)) / windowSeconds) * 10) / 10,
-          rowWritesPerSecond: Math.round(((Number(statsEnd.rows) - Number(statsStart.rows)) / windowSeconds) * 10) / 10,
+          commitsPerSecond: Math.round((window.commits / windowSeconds) * 10) / 10,
+          rowWritesPerSecond: Math.round((window.rowWrites / windowSeconds) * 10) / 10,
         },
         accuracy,
         targets: { cpuPercentOfOneCore: 25, peakRssMb: 250, detectionP95Ms: 2000 },
@@ -362,7 +420,7 @@ async function main() {
       2,
     ),
   );
-  socket.disconnect();
+  browser.close();
   await db.end();
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { call as kitCall, waitFor } from '../../services/core/src/test-support/test-kit.js';
 import { freePort, memoryMb } from './process-stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,13 +63,9 @@ function start(command: string, args: string[], env: Record<string, string>, cwd
   return child;
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** Waits for a condition with the benchmark's generous deadline (test-kit's waitFor). */
+const waitUntil = (what: string, check: () => Promise<boolean>, timeoutMs = 300_000) =>
+  waitFor(what, check, { timeoutMs, intervalMs: 250 });
 
 let stopping = false;
 const simPort = await freePort();
@@ -114,14 +111,9 @@ try {
   await waitUntil('Reelstat', async () => (await fetch(`${appUrl}/readyz`)).ok);
 
   const call = async (method: string, route: string, body?: unknown, token?: string): Promise<unknown> => {
-    const res = await fetch(`${appUrl}${route}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
+    const answer = await kitCall(appUrl, method, route, { token, body });
+    if (answer.status >= 400) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
   };
   const password = createHash('sha3-512').update('bench-password').digest('hex');
   const { token } = (await call('POST', '/auth/createuser', { username: 'admin', password })) as { token: string };

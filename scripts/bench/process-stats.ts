@@ -1,17 +1,8 @@
 // Small helpers the benchmark scripts share: a free port, and what /proc and /metrics say about a process.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort, metricValue as kitMetricValue } from '../../services/core/src/test-support/test-kit.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const CLOCK_TICKS = 100;
 /** utime + stime of a process, in seconds (0 once it is gone). */
@@ -37,6 +28,7 @@ export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): numbe
 }
 
 /** The first sample of a metric in a Prometheus text exposition (labels ignored), or 0. */
+/** A sample's value in a Prometheus exposition (0 when absent). */
 export function metricValue(exposition: string, name: string): number {
-  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(exposition)?.[1] ?? 0);
+  return kitMetricValue(exposition, name) ?? 0;
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
-import { EmbeddedPostgres, findFreePort } from '../../services/core/src/db/embedded-postgres.js';
+import { EmbeddedPostgres } from '../../services/core/src/db/embedded-postgres.js';
+import { freePort, waitFor } from '../../services/core/src/test-support/test-kit.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,7 +40,7 @@ export default async function setup(project: TestProject) {
     if (which.status !== 0) {
       throw new Error('The tests need Redis: set REDIS_URL, or install redis-server (Debian/Ubuntu: apt-get install -y redis-server).');
     }
-    const port = await findFreePort();
+    const port = await freePort();
     const redis: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
@@ -58,19 +59,16 @@ export default async function setup(project: TestProject) {
   };
 }
 
+/** Waits until something accepts connections on the port (test-kit's waitFor). */
 async function waitForPort(port: number) {
   const net = await import('node:net');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.end();
         resolve(true);
       });
       socket.on('error', () => resolve(false));
     });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`redis-server did not start on port ${port}`);
+  await waitFor(`redis-server on port ${port}`, accepts, { timeoutMs: 10_000, intervalMs: 100 });
 }

@@ -1,5 +1,6 @@
 /** A real api+scheduler process linked to a simulator, for the sync and task tests. */
 import { startSimulator } from '@reelstat/jellyfin-sim';
+import { waitFor as waitForCondition } from '@reelstat/core/test-support/test-kit.js';
 import { startApiHarness, digest, type ApiHarness } from '@reelstat/server/test-support/api-harness.js';
 
 export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
@@ -39,15 +40,9 @@ export async function startSyncHarness(
   return h;
 }
 
-/** Polls until the check returns a value (not undefined), or fails with the last value seen. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** test-kit's waitFor, in the argument order these tests were written with. */
+export function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  return waitForCondition(what, check, { timeoutMs });
 }
 
 export interface LogEntryBody {

@@ -22,7 +22,7 @@ function checkedIn(): Map<string, string> {
 
 /**
  * The SQL catalog (services/core/sql/, see test-support/sql-catalog.ts) is the final SQL of every statistics,
- * history and library query. This test regenerates it and fails when a statement changed without its file.
+ * history and library query, and of the sync, account, API key, settings, task and activity repositories. This test regenerates it and fails when a statement changed without its file.
  * `npm run sql` (SQL_CATALOG_WRITE=1) rewrites the files instead.
  */
 describe('SQL catalog', () => {
@@ -65,7 +65,7 @@ describe('SQL catalog', () => {
   });
 
   it('matches the checked-in .sql files (npm run sql rewrites them)', async () => {
-    const generated = await collectSqlCatalog(db);
+    const generated = await collectSqlCatalog(db, serverId);
     if (process.env.SQL_CATALOG_WRITE === '1') {
       rmSync(SQL_DIR, { recursive: true, force: true });
       for (const [name, sql] of generated) {

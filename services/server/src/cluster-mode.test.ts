@@ -8,8 +8,9 @@ import {
   testRedisUrl,
   uniqueRedisPrefix,
   type TestDatabase,
-  waitUntil,
 } from '@reelstat/core/test-support/test-services.js';
+import { waitFor } from '@reelstat/core/test-support/test-kit.js';
+import pg from 'pg';
 import { leaderGauge, spawnReelstat, type SpawnedReelstat } from './test-support/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from './start-process.js';
 import { findApiRole } from '@reelstat/api';
@@ -50,16 +51,14 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     const b = await spawnReelstat(env);
     spawned.push(b);
     await b.waitReady();
-    await waitUntil(async () => (await leaderGauge(a.port)) === 1);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitFor('a to lead', async () => (await leaderGauge(a.port)) === 1);
+    // b tries the lock again after a leads (its session's last statement is a finished try), and must not get it.
+    await followerTriedAfter(database.url, await databaseNow(database.url));
     expect([await leaderGauge(a.port), await leaderGauge(b.port)]).toEqual([1, 0]);
 
-    const killedAt = Date.now();
     a.child.kill('SIGKILL');
     await a.exited;
-    await waitUntil(async () => (await leaderGauge(b.port)) === 1, 10_000);
-    const takeoverMs = Date.now() - killedAt;
-    expect(takeoverMs).toBeLessThan(10_000);
+    await waitFor('b to take over', async () => (await leaderGauge(b.port)) === 1);
     // A process without the api role serves probes and metrics but no API.
     expect((await fetch(`${b.url}/auth/isConfigured`)).status).toBe(404);
     expect((await fetch(`${b.url}/readyz`)).status).toBe(200);
@@ -94,15 +93,18 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
     findApiRole(b.roles)!.io!.emit('task-list', [{ name: 'Full Sync', running: false }]);
     // A role without sockets publishes on the bus; every API replica relays to its own browsers once.
     await b.runtime.bus.publish(UI_EVENTS_CHANNEL, { event: 'sessions', payload: [] });
-    await waitUntil(() => received.length >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received).toEqual(
+    // Markers sent the same two ways after them: once both arrived, a doubled delivery of the first two would
+    // have arrived too (each way delivers in order).
+    findApiRole(b.roles)!.io!.emit('marker', 'adapter');
+    await b.runtime.bus.publish(UI_EVENTS_CHANNEL, { event: 'marker', payload: 'bus' });
+    await waitFor('both markers', () => received.filter(([event]) => event === 'marker').length >= 2);
+    expect(received.filter(([event]) => event !== 'marker')).toEqual(
       expect.arrayContaining([
         ['task-list', [{ name: 'Full Sync', running: false }]],
         ['sessions', []],
       ]),
     );
-    expect(received).toHaveLength(2);
+    expect(received).toHaveLength(4);
 
     // A job enqueued on one replica is worked on another.
     const ran: string[] = [];
@@ -110,7 +112,39 @@ describe('cluster mode (external PostgreSQL and Redis)', () => {
       ran.push(job.data.from);
     });
     await b.runtime.queue.enqueue('probe', { from: 'b' });
-    await waitUntil(() => ran.length === 1);
+    await waitFor('the job to run', () => ran.length === 1);
     expect(ran).toEqual(['b']);
   }, 60_000);
 });
+
+async function databaseNow(url: string): Promise<Date> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Waits until a leader-election session that holds no advisory lock has finished a lock attempt started after
+ * `since`: the follower tried, and (the lock being held) failed.
+ */
+async function followerTriedAfter(url: string, since: Date): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await waitFor('the follower to try the lock again', async () => {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name LIKE 'reelstat-leader-%' AND state = 'idle' AND query LIKE '%pg_try_advisory_lock%'
+            AND query_start > $1 AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
+        [since],
+      );
+      return rows[0]!.n > 0;
+    });
+  } finally {
+    await client.end();
+  }
+}

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { Runtime, applyBootstrapConfiguration, type AppConfig, type HttpHandler, type Logger, type Role } from '@reelstat/core';
 import { createHttpApp } from './http/http-app.js';
@@ -8,6 +9,8 @@ import { roleFactories } from './roles.js';
 export interface RunningProcess {
   runtime: Runtime;
   roles: Role[];
+  /** The HTTP app as mounted (the OpenAPI test walks its routes). */
+  httpApp: Express;
   url: string;
   port: number;
   stop(): Promise<void>;
@@ -25,10 +28,12 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   const roles: Role[] = config.roles.map((name) => roleFactories[name]());
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
+  let httpApp: Express | undefined;
   try {
     await runtime.connect();
     const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
-    server = createServer(createHttpApp(runtime, () => roles, handlers));
+    httpApp = createHttpApp(runtime, () => roles, handlers);
+    server = createServer(httpApp);
     limitConnections(server, config.httpMaxSocketsPerClient);
     await listen(server, config.port, config.host);
     for (const role of roles) if (role.attach) stoppers.push(await role.attach(server, runtime));
@@ -47,6 +52,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   return {
     runtime,
     roles,
+    httpApp: httpApp!,
     url,
     port,
     stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),

@@ -14,30 +14,11 @@ import {
   type TestDatabase,
 } from '@reelstat/core/test-support/test-services.js';
 import type { HistoryChangedEvent, LiveSession } from '@reelstat/contract';
+import { call, scrapeMetric, waitFor } from '@reelstat/core/test-support/test-kit.js';
 import { digest } from '@reelstat/server/test-support/api-harness.js';
 import { leaderGauge, spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
 
 const TICKS = 10_000_000;
-
-async function call(url: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
-}
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('activity monitor across two scheduler processes', () => {
   let sim: RunningSimulator;
@@ -82,17 +63,17 @@ describe('activity monitor across two scheduler processes', () => {
     const b = await spawnReelstat(env);
     spawned.push(b);
     await b.waitReady();
-    await until(async () => ((await leaderGauge(a.port)) === 1 ? true : undefined), 'a leader');
+    await waitFor('a leader', async () => (await leaderGauge(a.port)) === 1);
     expect(await leaderGauge(b.port)).toBe(0);
 
-    const created = await call(a.url, 'POST', '/auth/createuser', undefined, { username: 'admin', password: digest('secret-1') });
+    const created = await call(a.url, 'POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } });
     const token = (created.body as { token: string }).token;
-    expect((await call(a.url, 'POST', '/auth/configSetup', token, { JF_HOST: sim.url, JF_API_KEY: sim.apiKey })).status).toBe(200);
-    const settings = await call(a.url, 'POST', '/api/setActivityMonitorSettings', token, {
-      activeSessionsInterval: 500,
-      idleInterval: 1000,
-      mergeWindowMinutes: 10,
-      minimumPlaySeconds: 5,
+    expect((await call(a.url, 'POST', '/auth/configSetup', { token, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } })).status).toBe(
+      200,
+    );
+    const settings = await call(a.url, 'POST', '/api/setActivityMonitorSettings', {
+      token,
+      body: { activeSessionsInterval: 500, idleInterval: 1000, mergeWindowMinutes: 10, minimumPlaySeconds: 5 },
     });
     expect(settings.status).toBe(200);
 
@@ -102,41 +83,45 @@ describe('activity monitor across two scheduler processes', () => {
     socket = connectSocket(b.url, { path: '/socket.io/', auth: { token }, transports: ['websocket'] });
     socket.on('sessions', (payload: LiveSession[]) => events.push(payload));
     socket.on('history', (payload: HistoryChangedEvent) => historyEvents.push(payload));
-    await until(() => (socket!.connected ? true : undefined), 'the socket to connect');
+    await waitFor('the socket to connect', () => socket!.connected);
 
     const userId = sim.control.users().find((u) => !u.isAdministrator && !u.isDisabled)!.id;
     const itemId = sim.control.itemIds('Movie').find((id) => (sim.control.item(id)?.runTimeTicks ?? 0) > 30 * 60 * TICKS)!;
     const play = sim.control.startPlay({ userId, itemId, client: 'jellyfin-web', method: 'Transcode' });
-    const live = await until(
-      () => events.find((payload) => payload.some((s) => s.NowPlayingItem.Id === itemId)),
-      'a sessions event with the play',
+    const live = await waitFor('a sessions event with the play', () =>
+      events.find((payload) => payload.some((s) => s.NowPlayingItem.Id === itemId)),
     );
     expect(live.find((s) => s.Id === play.sessionId)).toMatchObject({
       UserId: userId,
       PlayState: { IsPaused: false, PlayMethod: 'Transcode' },
       NowPlayingItem: { Id: itemId, Type: 'Movie' },
     });
-    await until(async () => {
+    await waitFor('the live play in the database', async () => {
       const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM live_sessions');
-      return row && row.n === 1 ? true : undefined;
-    }, 'the live play in the database');
+      return row?.n === 1;
+    });
 
-    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    // The play runs past one progress report (10 s) before the leader dies, and on under the follower.
+    await waitFor('11 s of play', () => sim.control.play(play.playId)!.secondsUnpaused >= 11, { timeoutMs: 60_000, intervalMs: 250 });
     a.child.kill('SIGKILL');
     await a.exited;
-    await until(async () => ((await leaderGauge(b.port)) === 1 ? true : undefined), 'the follower to lead', 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    await waitFor('the follower to lead', async () => (await leaderGauge(b.port)) === 1);
+    const polls = () => scrapeMetric(`http://127.0.0.1:${b.port}`, 'reelstat_activity_poll_duration_seconds_count');
+    const pollsAtTakeover = (await polls()) ?? 0;
+    await waitFor('the follower to poll the play', async () => ((await polls()) ?? 0) >= pollsAtTakeover + 3);
+    await waitFor('17 s of play', () => sim.control.play(play.playId)!.secondsUnpaused >= 17, { timeoutMs: 60_000, intervalMs: 250 });
     sim.control.stop(play.playId);
     const truth = sim.control.play(play.playId)!;
 
-    const rows = await until(async () => {
+    const rows = await waitFor('the history row', async () => {
       const found = await db.query<{ item_id: string; played_seconds: number; started_at: Date; play_method: string }>(
         'SELECT item_id, played_seconds, started_at, play_method FROM playback_history',
       );
-      return found.length > 0 ? found : undefined;
-    }, 'the history row');
-    // Give a doubled write every chance to show up.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+      return found.length > 0 && found;
+    });
+    // A doubled write would come from a later poll: three more polls give it every chance to show up.
+    const pollsAtWrite = (await polls()) ?? 0;
+    await waitFor('three more polls', async () => ((await polls()) ?? 0) >= pollsAtWrite + 3);
     const all = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM playback_history');
     expect(all[0]!.n).toBe(1);
     expect(rows[0]).toMatchObject({ item_id: itemId, play_method: 'Transcode' });
@@ -147,10 +132,10 @@ describe('activity monitor across two scheduler processes', () => {
     // Kept as 'ended' for a resume within the window, already in the history.
     const left = await db.query<{ state: string }>('SELECT state FROM live_sessions');
     expect(left).toEqual([{ state: 'ended' }]);
-    const change = await until(() => historyEvents.find((e) => e.itemIds.includes(itemId)), 'a history event');
+    const change = await waitFor('a history event', () => historyEvents.find((e) => e.itemIds.includes(itemId)));
     expect(change).toMatchObject({ userIds: [userId], itemIds: [itemId] });
     expect(JSON.stringify(change)).not.toContain(sim.control.item(itemId)!.name);
     // The browser was told the play ended.
-    await until(() => (events.at(-1)?.length === 0 ? true : undefined), 'an empty sessions event');
+    await waitFor('an empty sessions event', () => events.at(-1)?.length === 0);
   });
 });

@@ -48,9 +48,15 @@ describe('socket gateway', () => {
     const late: Array<[string, unknown]> = [];
     await connect(late);
     await waitUntil(() => late.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The replay is sent on connection, before anything relayed later: once a marker relayed now arrived,
+    // a wrongly replayed notification would have arrived before it.
+    await publishUiEvent(harness.app.runtime.bus, 'marker', null);
+    await waitUntil(() => late.some(([event]) => event === 'marker'));
     // State is replayed; one-off notifications are not.
-    expect(late).toEqual([['sessions', sessions]]);
+    expect(late).toEqual([
+      ['sessions', sessions],
+      ['marker', null],
+    ]);
   });
 
   it('tells browsers once per deletion which users, libraries and items lost plays, without titles', async () => {

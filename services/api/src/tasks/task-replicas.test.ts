@@ -12,18 +12,12 @@ import { digest } from '@reelstat/server/test-support/api-harness.js';
 import { spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
 import { startProcess, type RunningProcess } from '@reelstat/server';
 import { waitFor } from '../../test/sync-harness.js';
+import { call as kitCall } from '@reelstat/core/test-support/test-kit.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
-async function call(url: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
-}
+/** A JSON call with a session token, as the dashboard makes it. */
+const call = (url: string, method: string, path: string, token?: string, body?: unknown) => kitCall(url, method, path, { token, body });
 
 async function setUp(url: string, sim: Simulator): Promise<string> {
   const created = await call(url, 'POST', '/auth/createuser', undefined, { username: 'admin', password: digest('secret-1') });

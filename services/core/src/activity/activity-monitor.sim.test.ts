@@ -8,17 +8,8 @@ import { SecretBox } from '../security/secret-box.js';
 import { UI_EVENTS_CHANNEL, type UiEvent } from '../bus/ui-events.js';
 import type { LiveSession } from '@reelstat/contract';
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '../test-support/test-services.js';
+import { waitFor } from '../test-support/test-kit.js';
 import { startActivityMonitor } from './activity-monitor.js';
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('startActivityMonitor', () => {
   let database: TestDatabase;
@@ -62,25 +53,28 @@ describe('startActivityMonitor', () => {
         const userId = sim.control.users().find((u) => !u.isAdministrator && !u.isDisabled)!.id;
         return sim.control.startPlay({ userId, itemId: sim.control.itemIds('Movie')[0]! });
       });
-      const both = await until(() => events.find((payload) => payload.length === 2), 'one sessions event with the plays of both servers');
+      const both = await waitFor('one sessions event with the plays of both servers', () => events.find((payload) => payload.length === 2));
       expect(both.map((s) => s.ServerId).sort()).toEqual(servers.map((s) => s.id).sort());
       expect(both.map((s) => s.Id)).toEqual([...both.map((s) => s.Id)].sort());
 
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Each play runs a few polls' worth (real clock) before it stops.
+      await waitFor('2.5 s of play on both servers', () =>
+        servers.every(({ sim }, i) => sim.control.play(plays[i]!.playId)!.secondsUnpaused >= 2.5),
+      );
       servers.forEach(({ sim }, i) => sim.control.stop(plays[i]!.playId));
-      const rows = await until(async () => {
+      const rows = await waitFor('a history row per server', async () => {
         const found = await runtime.db.query<{ server_id: string; item_id: string; played_seconds: number }>(
           'SELECT server_id, item_id, played_seconds FROM playback_history ORDER BY server_id',
         );
-        return found.length === 2 ? found : undefined;
-      }, 'a history row per server');
+        return found.length === 2 && found;
+      });
       for (const { id, sim } of servers) {
         const play = plays[servers.findIndex((s) => s.id === id)]!;
         const row = rows.find((r) => r.server_id === id)!;
         expect(row.item_id).toBe(play.itemId);
         expect(Math.abs(row.played_seconds - sim.control.play(play.playId)!.secondsUnpaused)).toBeLessThanOrEqual(1);
       }
-      await until(() => (events.at(-1)?.length === 0 ? true : undefined), 'the empty sessions event');
+      await waitFor('the empty sessions event', () => events.at(-1)?.length === 0);
     } finally {
       await stop();
     }

@@ -2,7 +2,8 @@ import type { LiveSession } from '@reelstat/contract';
 import type { SessionInfo } from '../media-server/schemas/session.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { displayPlayMethod } from './play-method.js';
-import { specMediaStream, sumBitrates } from './session-sample.js';
+import { specMediaStream } from './session-sample.js';
+import { sumBitrates } from './stream-facts.js';
 
 /** SPEC.md §3 Session for the `sessions` socket event: only sessions with a now-playing item, sorted by Id. */
 export function liveSessionsPayload(sessions: readonly SessionInfo[], kind: MediaServerKind, serverId: string): LiveSession[] {

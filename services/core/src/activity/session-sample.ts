@@ -3,6 +3,7 @@ import type { SessionInfo } from '../media-server/schemas/session.js';
 import type { PlayMethod } from '../history/record-plays.js';
 import type { MediaServerKind } from '../media-servers/media-server-links.js';
 import { displayPlayMethod } from './play-method.js';
+import { streamFacts, sumBitrates } from './stream-facts.js';
 
 /** SPEC.md §3 Media stream: the fields of the server's stream kept for the session card and the history row. */
 export function specMediaStream(stream: MediaStream) {
@@ -110,39 +111,13 @@ function snapshotOf(session: SessionInfo, kind: MediaServerKind): PlaySnapshot {
   const item = session.NowPlayingItem!;
   const transcoding = session.TranscodingInfo;
   const streams = item.MediaStreams ?? [];
-  const video = streams.find((s) => s.Type === 'Video');
-  const audio =
-    streams.find((s) => s.Type === 'Audio' && s.Index === session.PlayState?.AudioStreamIndex) ?? streams.find((s) => s.Type === 'Audio');
   const sourceBitrate = sumBitrates(streams);
-  const source: Record<string, unknown> = compact({
-    Bitrate: sourceBitrate,
-    Container: item.Container,
-    VideoCodec: video?.Codec,
-    Width: video?.Width,
-    Height: video?.Height,
-    FrameRate: video?.RealFrameRate,
-    VideoRange: video?.VideoRange,
-    AspectRatio: video?.AspectRatio,
-    AudioCodec: audio?.Codec,
-    AudioChannels: audio?.Channels,
-    AudioLanguage: audio?.Language,
+  const { Source: source, Stream: stream } = streamFacts({
+    streams,
+    container: item.Container,
+    transcoding,
+    audioStreamIndex: session.PlayState?.AudioStreamIndex,
   });
-  const stream: Record<string, unknown> = transcoding
-    ? compact({
-        Bitrate: transcoding.Bitrate,
-        Container: transcoding.Container,
-        VideoCodec: transcoding.IsVideoDirect ? video?.Codec : transcoding.VideoCodec,
-        Width: transcoding.Width ?? video?.Width,
-        Height: transcoding.Height ?? video?.Height,
-        FrameRate: transcoding.Framerate ?? video?.RealFrameRate,
-        VideoRange: video?.VideoRange,
-        AspectRatio: video?.AspectRatio,
-        AudioCodec: transcoding.IsAudioDirect ? audio?.Codec : transcoding.AudioCodec,
-        AudioChannels: transcoding.AudioChannels ?? audio?.Channels,
-        AudioLanguage: audio?.Language,
-        TranscodeReasons: transcoding.TranscodeReasons,
-      })
-    : source;
   const reported = session.PlayState?.PlayMethod ?? null;
   return {
     userName: session.UserName ?? session.UserId ?? '',
@@ -172,12 +147,6 @@ function snapshotOf(session: SessionInfo, kind: MediaServerKind): PlaySnapshot {
     streamBitrate: transcoding?.Bitrate ?? sourceBitrate ?? null,
     libraryId: null,
   };
-}
-
-export function sumBitrates(streams: ReadonlyArray<{ BitRate?: number | undefined; Type?: string | undefined }>): number | undefined {
-  let total = 0;
-  for (const s of streams) if ((s.Type === 'Video' || s.Type === 'Audio') && s.BitRate) total += s.BitRate;
-  return total > 0 ? total : undefined;
 }
 
 function compact(record: Record<string, unknown>): Record<string, unknown> {

@@ -84,7 +84,7 @@ function toRecord(row: HistoryRow): PlaybackRecord {
     PlaybackDuration: row.played_seconds,
     TotalPlays: 1,
     TranscodingInfo: row.transcoding_info ?? null,
-    ...historyStreams(row.stream_details),
+    ...historyStreams(row.stream_details, { playMethod: row.play_method, transcodingInfo: row.transcoding_info }),
     ParentId: row.library_id,
     results: [],
   };

@@ -43,8 +43,38 @@ describe('history row streams', () => {
     expect(answer.StreamDetails).toEqual({ Source: source, Stream: stream });
   });
 
-  it('passes an imported stream array through, and nothing as nulls', () => {
-    expect(historyStreams(serverStreams)).toEqual({ MediaStreams: serverStreams, OriginalContainer: null, StreamDetails: null });
+  it('passes an imported stream array through, with its comparison worked out; nothing as nulls', () => {
+    expect(historyStreams(serverStreams)).toEqual({
+      MediaStreams: serverStreams,
+      OriginalContainer: null,
+      StreamDetails: {
+        Source: { VideoCodec: 'hevc', Width: 3840, Height: 2160, AudioCodec: 'eac3', AudioChannels: 6, AudioLanguage: 'eng' },
+        Stream: { VideoCodec: 'hevc', Width: 3840, Height: 2160, AudioCodec: 'eac3', AudioChannels: 6, AudioLanguage: 'eng' },
+      },
+    });
     expect(historyStreams(null)).toEqual({ MediaStreams: null, OriginalContainer: null, StreamDetails: null });
+  });
+
+  it('an imported transcode: the stream side from the transcoding info, direct audio kept from the source', () => {
+    const streams = [
+      { Type: 'Video', Codec: 'hevc', Height: 2160, BitRate: 20_000_000 },
+      { Type: 'Audio', Codec: 'eac3', Channels: 6, Language: 'eng' },
+    ];
+    const transcodingInfo = {
+      IsVideoDirect: false,
+      IsAudioDirect: true,
+      VideoCodec: 'h264',
+      Height: 720,
+      Bitrate: 4_000_000,
+      TranscodeReasons: ['VideoCodecNotSupported'],
+    };
+    const { StreamDetails } = historyStreams(streams, { playMethod: 'Transcode', transcodingInfo });
+    expect(StreamDetails).toMatchObject({
+      Source: { VideoCodec: 'hevc', Height: 2160, Bitrate: 20_000_000, AudioCodec: 'eac3' },
+      Stream: { VideoCodec: 'h264', Height: 720, Bitrate: 4_000_000, AudioCodec: 'eac3', TranscodeReasons: ['VideoCodecNotSupported'] },
+    });
+    // A direct play of the same file: the client receives the source.
+    const direct = historyStreams(streams, { playMethod: 'DirectPlay', transcodingInfo });
+    expect(direct.StreamDetails!.Stream).toEqual(direct.StreamDetails!.Source);
   });
 });

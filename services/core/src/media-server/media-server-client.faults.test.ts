@@ -11,6 +11,7 @@ import { EmbyClient } from './emby-client.js';
 import { JellyfinClient } from './jellyfin-client.js';
 import { MediaServerError } from './media-server-error.js';
 import { probeMediaServer } from './probe.js';
+import { waitFor } from '../test-support/test-kit.js';
 
 const KEY = 'secret-key-0123456789abcdef000000';
 const JELLYFIN_INFO = {
@@ -309,14 +310,12 @@ describe('timeouts and retries', () => {
   it('a server that never answers times out on every attempt', async () => {
     const server = await serve(() => undefined);
     const client = jellyfin(server.url, { timeoutMs: 80, retries: 2 });
-    const started = Date.now();
     const error = await rejection(client.getSystemInfo());
     expect(error).toMatchObject({ kind: 'network', attempts: 3, path: '/System/Info' });
     expect(error.message).toMatch(
       /^GET \/System\/Info: timed out: no answer from 127\.0\.0\.1:\d+ within 80 ms \(gave up after 3 attempts\)$/,
     );
     expect(server.requests).toHaveLength(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 80);
   });
 
   it('a body that stalls halfway also times out', async () => {
@@ -336,11 +335,16 @@ describe('timeouts and retries', () => {
   });
 
   it('429 with Retry-After: waits as told, then succeeds', async () => {
-    const server = await serve((_req, res, n) => (n === 1 ? json(res, 429, {}, { 'Retry-After': '1' }) : json(res, 200, JELLYFIN_INFO)));
-    const started = Date.now();
+    const arrivals: number[] = [];
+    const server = await serve((_req, res, n) => {
+      arrivals.push(Date.now());
+      if (n === 1) json(res, 429, {}, { 'Retry-After': '1' });
+      else json(res, 200, JELLYFIN_INFO);
+    });
     expect((await jellyfin(server.url, { retryBaseDelayMs: 1 }).getSystemInfo()).Id).toBe('a'.repeat(32));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.requests).toHaveLength(2);
+    // The retry came no sooner than the server asked (a lower bound: a busy machine only makes it later).
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(1000 - 5);
   });
 
   it('429 with a Retry-After beyond the allowed wait fails at once', async () => {
@@ -449,12 +453,13 @@ describe('concurrency and cancellation', () => {
   });
 
   it('an abort cancels the request in flight and the one waiting for a slot, with the caller’s reason', async () => {
-    const server = await serve((_req, res) => setTimeout(() => json(res, 200, JELLYFIN_INFO), 300));
-    const client = jellyfin(server.url, { maxConcurrency: 1 });
+    // The server holds every request until the test ends, so the first is surely still in flight at the abort.
+    const server = await serve(() => undefined);
+    const client = jellyfin(server.url, { maxConcurrency: 1, timeoutMs: 600_000 });
     const controller = new AbortController();
     const inFlight = client.getSystemInfo({ signal: controller.signal });
     const waiting = client.getUsers({ signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the first request to arrive', () => server.requests.length === 1);
     expect(client.load).toEqual({ inFlight: 1, waiting: 1 });
     const reason = new Error('shutting down');
     controller.abort(reason);
@@ -466,14 +471,14 @@ describe('concurrency and cancellation', () => {
 
   it('an abort ends a retry backoff at once', async () => {
     const server = await serve((_req, res) => json(res, 503, {}));
-    const client = jellyfin(server.url, { retries: 5, retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 });
+    // A ten-minute backoff: only the abort can end the call before the test's own timeout.
+    const client = jellyfin(server.url, { retries: 5, retryBaseDelayMs: 600_000, retryMaxDelayMs: 600_000 });
     const controller = new AbortController();
     const call = client.getSessions({ signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
+    // The 503 was read and the slot given back: the call is in its backoff.
+    await waitFor('the first answer, read', () => server.requests.length === 1 && client.load.inFlight === 0);
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,11 +1,14 @@
 // The client against the real simulator, for both flavors: detection, auth, users, libraries, paging, items,
 // shows, sessions during a scripted play, images and the Playback Reporting plugin.
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMediaServerClient } from './create-client.js';
 import type { MediaServerClient } from './media-server-client.js';
 import { MediaServerError } from './media-server-error.js';
 import { probeMediaServer } from './probe.js';
+import { waitFor } from '../test-support/test-kit.js';
 import { playbackReportingRecords } from './schemas/playback-reporting.js';
 
 const START = Date.UTC(2026, 5, 1, 12);
@@ -405,6 +408,7 @@ describe.each(['jellyfin', 'emby'] as const)('%s simulator', (flavor) => {
       expect(unavailable.message).toContain('Retry-After 5 s');
 
       await sim.control.setFaults({ down: 'refused' });
+      const warnings: string[] = [];
       const patient = createMediaServerClient({
         kind: flavor,
         url: sim.url,
@@ -412,9 +416,11 @@ describe.each(['jellyfin', 'emby'] as const)('%s simulator', (flavor) => {
         retries: 10,
         retryBaseDelayMs: 50,
         retryMaxDelayMs: 100,
+        logger: pino({ level: 'warn' }, new Writable({ write: (chunk: Buffer, _e, cb) => (warnings.push(chunk.toString()), cb()) })),
       });
       const pending = patient.getSessions();
-      await new Promise((r) => setTimeout(r, 250));
+      // Recovers after failed attempts: the server comes back once the client has retried at least once.
+      await waitFor('a refused attempt', () => warnings.some((line) => line.includes('retrying')));
       await sim.control.clearFaults();
       expect(Array.isArray(await pending)).toBe(true);
     });

@@ -4,9 +4,11 @@ import { LibraryService } from '../library/library-service.js';
 import { StatisticsContext } from '../stats/statistics-context.js';
 import { StatisticsService } from '../stats/statistics-service.js';
 import { ALL_TIME_HOURS } from '../stats/time-window.js';
+import { REPOSITORY_SQL_CATALOG, repositoriesOn } from './sql-catalog-repositories.js';
 
 /**
- * The reads and writes of the statistics, history and library services, each named by what it answers. The
+ * The reads and writes of the statistics, history and library services, each named by what it answers (the other
+ * repositories' statements: sql-catalog-repositories.ts). The
  * SQL catalog (services/core/sql/) holds the final SQL text each one sends to PostgreSQL, so a change to a
  * statement shows in a diff: `npm run sql` rewrites the files, and sql-catalog.test.ts fails when they drift.
  */
@@ -88,10 +90,10 @@ export const SERVER_LOOKUP = 'stats/media-server-to-read';
 
 /**
  * Runs every catalog entry against `db` (a migrated database with one media server and some content) and
- * returns the SQL files: path (without .sql) → text. A call that sends several statements gets one file each
+ * returns the SQL files: path (without .sql) → text; then the repositories' calls (REPOSITORY_SQL_CATALOG). A call that sends several statements gets one file each
  * (`name-1`, `name-2`, …), in the order they were sent. Errors (a 404 for a missing object) are expected.
  */
-export async function collectSqlCatalog(db: Database): Promise<Map<string, string>> {
+export async function collectSqlCatalog(db: Database, serverId: string): Promise<Map<string, string>> {
   let sent: string[] = [];
   const recording: Database = {
     ...db,
@@ -115,6 +117,12 @@ export async function collectSqlCatalog(db: Database): Promise<Map<string, strin
     if (lookup !== undefined) files.set(SERVER_LOOKUP, tidy(lookup));
     if (statements.length === 1) files.set(name, tidy(statements[0]!));
     else statements.forEach((sql, index) => files.set(`${name}-${index + 1}`, tidy(sql)));
+  }
+  for (const [name, call] of Object.entries(REPOSITORY_SQL_CATALOG)) {
+    sent = [];
+    await call(repositoriesOn(recording, serverId)).catch(() => undefined);
+    if (sent.length === 1) files.set(name, tidy(sent[0]!));
+    else sent.forEach((sql, index) => files.set(`${name}-${index + 1}`, tidy(sql)));
   }
   return files;
 }

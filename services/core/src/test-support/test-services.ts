@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../config/load-config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { waitFor } from './test-kit.js';
 
 /** A logger for tests: silent unless TEST_LOG_LEVEL is set. */
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -82,11 +83,7 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
   );
 }
 
-/** Polls a condition (sync or async) until it holds; fails with a clear message after timeoutMs. */
+/** Polls a condition (sync or async) until it holds; fails with a clear message after timeoutMs (test-kit's waitFor). */
 export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, intervalMs = 25): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
+  await waitFor('a condition', condition, { timeoutMs, intervalMs });
 }

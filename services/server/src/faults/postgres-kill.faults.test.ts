@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
+import { scrapeMetric } from '@reelstat/core/test-support/test-kit.js';
 import { spawnReelstat, type SpawnedReelstat } from '../test-support/spawn-reelstat.js';
 import {
   DURATION_TOLERANCE_SECONDS,
@@ -89,8 +90,10 @@ describe('fault: the embedded PostgreSQL is killed during active plays', () => {
       const found = await after.query<HistoryRow>('SELECT play_key, item_id, played_seconds, started_at FROM playback_history');
       return found.length >= 3 ? found : undefined;
     }, 'three history rows');
-    // Give a doubled write every chance to show up.
-    await sleep(2000);
+    // A doubled write would come from a later poll: three more polls give it every chance to show up.
+    const polls = async () => (await scrapeMetric(app.url, 'reelstat_activity_poll_duration_seconds_count')) ?? 0;
+    const pollsAtWrite = await polls();
+    await until(async () => ((await polls()) >= pollsAtWrite + 3 ? true : undefined), 'three more polls');
     const all = await after.query<HistoryRow>('SELECT play_key, item_id, played_seconds, started_at FROM playback_history');
     expect(all).toHaveLength(3);
     expect(rows).toHaveLength(3);

@@ -1,16 +1,15 @@
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
+import { call, type CallAnswer, type CallOptions } from '@reelstat/core/test-support/test-kit.js';
 import { clientPasswordDigest } from '@reelstat/core';
+import { findApiRole } from '@reelstat/api';
 import { startProcess, type RunningProcess } from '../start-process.js';
+import { answerProblems, findRoute } from './answer-check.js';
 
 export interface ApiHarness {
   app: RunningProcess;
   database: TestDatabase;
   url: string;
-  call(
-    method: string,
-    path: string,
-    options?: { body?: unknown; token?: string; apiKey?: string; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: unknown; headers: Headers }>;
+  call(method: string, path: string, options?: CallOptions): Promise<CallAnswer>;
   stop(): Promise<void>;
 }
 
@@ -24,23 +23,13 @@ export async function startApiHarness(env: Record<string, string> = {}): Promise
     database,
     url,
     async call(method, path, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      if (options.apiKey) headers['x-api-token'] = options.apiKey;
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, body, headers: res.headers };
+      const answer = await call(url, method, path, options);
+      // Each answer is checked against its route's schema (answer-check.ts): drift fails the calling test.
+      const definitions = findApiRole(app.roles)?.routes?.definitions ?? [];
+      const definition = findRoute(definitions, method, path);
+      const problems = definition ? answerProblems(definition, answer.status, answer.body, answer.headers.get('content-type')) : [];
+      if (problems.length > 0) throw new Error(`the answer breaks its contract:\n${problems.join('\n')}`);
+      return answer;
     },
     async stop() {
       await app.stop();

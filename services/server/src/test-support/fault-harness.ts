@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { RunningSimulator } from '@reelstat/jellyfin-sim';
+import { call as kitCall, waitFor } from '@reelstat/core/test-support/test-kit.js';
 import { digest } from './api-harness.js';
 import type { SpawnedReelstat } from './spawn-reelstat.js';
 
@@ -10,27 +11,15 @@ export const TICKS = 10_000_000;
 /** Recorded durations may differ from the truth by one poll (500 ms here) plus one progress report (10 s). */
 export const DURATION_TOLERANCE_SECONDS = 10.5;
 
+/** test-kit's call with a token and a body as arguments, as the fault suites call it. */
 export async function call(url: string, method: string, route: string, token?: string, body?: unknown) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
+  const { status, body: answer } = await kitCall(url, method, route, { token, body });
+  return { status, body: answer };
 }
 
-/** Polls until check answers something other than undefined, or fails after the deadline. */
-export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await Promise.resolve()
-      .then(check)
-      .catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** test-kit's waitFor (a check that throws counts as "not yet"), in the fault suites' argument order. */
+export function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  return waitFor(what, check, { timeoutMs, intervalMs: 100 });
 }
 
 export function freshDataDir(name: string): string {

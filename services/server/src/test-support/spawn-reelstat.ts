@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort } from '@reelstat/core';
+import { freePort, scrapeMetric, waitFor } from '@reelstat/core/test-support/test-kit.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -16,7 +16,7 @@ export interface SpawnedReelstat {
 
 /** Runs the real Reelstat entry point (from source) in its own process, as `npm start` would. */
 export async function spawnReelstat(env: Record<string, string>, args: string[] = []): Promise<SpawnedReelstat> {
-  const port = env.PORT ? Number(env.PORT) : await findFreePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(
     process.execPath,
     ['--conditions=reelstat-source', '--import', 'tsx', path.join(repoRoot, 'services/server/src/main.ts'), ...args],
@@ -46,26 +46,22 @@ export async function spawnReelstat(env: Record<string, string>, args: string[] 
     output: () => output,
     exited,
     async waitReady(timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`Reelstat exited with ${child.exitCode}:\n${output}`);
-        const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-          (res) => res.status === 200,
-          () => false,
-        );
-        if (ready) return;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`Reelstat not ready after ${timeoutMs} ms:\n${output}`);
+      let exited = false;
+      await waitFor(
+        'Reelstat to be ready',
+        async () => {
+          exited = child.exitCode !== null;
+          return exited || (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
+        },
+        { timeoutMs, intervalMs: 200 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}:\n${output}`);
+      });
+      if (exited) throw new Error(`Reelstat exited with ${child.exitCode}:\n${output}`);
     },
   };
 }
 
 export async function leaderGauge(port: number, group = 'scheduler'): Promise<number | undefined> {
-  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
-    (res) => res.text(),
-    () => '',
-  );
-  const match = new RegExp(`^reelstat_leader\\{group="${group}"\\} (\\d)`, 'm').exec(text);
-  return match ? Number(match[1]) : undefined;
+  return scrapeMetric(`http://127.0.0.1:${port}`, 'reelstat_leader', `{group="${group}"}`);
 }

@@ -1,42 +1,14 @@
 import { useTranslation } from 'react-i18next';
-import type { MediaStream, PlaybackActivity, StreamDetails, StreamFacts } from '../../api/types';
+import type { PlaybackActivity, StreamDetails } from '../../api/types';
 import { Modal } from '../Modal';
 import { formatBitrate } from '../../lib/format';
 
-/** The facts of the file (source) and of what was sent (stream): recorded, or worked out from the stream list. */
+/**
+ * The facts of the file (source) and of what was sent (stream), as the server answers them (StreamDetails: the
+ * recorded facts, or worked out on the server for imported rows). Empty when the row has no stream details.
+ */
 export function streamFacts(row: PlaybackActivity): StreamDetails {
-  if (row.StreamDetails?.Source) return row.StreamDetails;
-  const streams: MediaStream[] = Array.isArray(row.MediaStreams) ? row.MediaStreams : [];
-  const info = row.TranscodingInfo ?? {};
-  const video = streams.find((s) => s.Type === 'Video');
-  const audio = streams.find((s) => s.Type === 'Audio');
-  const source: StreamFacts = {
-    Bitrate: video?.BitRate,
-    Container: row.OriginalContainer ?? info.Container,
-    VideoCodec: video?.Codec,
-    Width: video?.Width,
-    Height: video?.Height,
-    FrameRate: video?.RealFrameRate,
-    VideoRange: video?.VideoRange,
-    AspectRatio: video?.AspectRatio,
-    AudioCodec: audio?.Codec,
-    AudioChannels: audio?.Channels,
-    AudioLanguage: audio?.Language,
-  };
-  if (row.PlayMethod !== 'Transcode') return { Source: source, Stream: source };
-  return {
-    Source: source,
-    Stream: {
-      ...source,
-      Bitrate: info.Bitrate ?? source.Bitrate,
-      VideoCodec: info.IsVideoDirect ? source.VideoCodec : (info.VideoCodec ?? source.VideoCodec),
-      Width: info.Width ?? source.Width,
-      Height: info.Height ?? source.Height,
-      AudioCodec: info.IsAudioDirect ? source.AudioCodec : (info.AudioCodec ?? source.AudioCodec),
-      AudioChannels: info.AudioChannels ?? source.AudioChannels,
-      TranscodeReasons: info.TranscodeReasons,
-    },
-  };
+  return row.StreamDetails?.Source ? row.StreamDetails : { Source: {}, Stream: {} };
 }
 
 /** Stream (what was sent) versus source (the file), side by side. */

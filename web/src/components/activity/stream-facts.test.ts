@@ -15,38 +15,9 @@ describe('stream details', () => {
     expect(streamFacts(row)).toEqual({ Source: { VideoCodec: 'hevc', Height: 2160 }, Stream: { VideoCodec: 'h264', Height: 720 } });
   });
 
-  it('derives them from a stream list and the transcoding info', () => {
-    const row = {
-      ...base,
-      PlayMethod: 'Transcode',
-      TranscodingInfo: {
-        IsVideoDirect: false,
-        IsAudioDirect: true,
-        VideoCodec: 'h264',
-        Height: 720,
-        Bitrate: 4_000_000,
-        TranscodeReasons: ['VideoCodecNotSupported'],
-      },
-      OriginalContainer: 'mkv',
-      MediaStreams: [
-        { Type: 'Video', Codec: 'hevc', Height: 2160, BitRate: 20_000_000 },
-        { Type: 'Audio', Codec: 'eac3', Channels: 6, Language: 'eng' },
-      ],
-    } as PlaybackActivity;
-    const { Source, Stream } = streamFacts(row);
-    expect(Source).toMatchObject({ VideoCodec: 'hevc', Height: 2160, Bitrate: 20_000_000, AudioCodec: 'eac3', Container: 'mkv' });
-    expect(Stream).toMatchObject({
-      VideoCodec: 'h264',
-      Height: 720,
-      Bitrate: 4_000_000,
-      AudioCodec: 'eac3',
-      TranscodeReasons: ['VideoCodecNotSupported'],
-    });
-  });
-
-  it('a direct play streams the source unchanged; missing details give empty facts', () => {
+  it('does not derive them from the stream list (the server does): a row without them shows empty facts', () => {
     const row = { ...base, PlayMethod: 'DirectPlay', MediaStreams: [{ Type: 'Video', Codec: 'h264', Height: 1080 }] } as PlaybackActivity;
-    expect(streamFacts(row).Stream).toEqual(streamFacts(row).Source);
-    expect(streamFacts({ ...base, MediaStreams: null }).Source.VideoCodec).toBeUndefined();
+    expect(streamFacts(row)).toEqual({ Source: {}, Stream: {} });
+    expect(streamFacts({ ...base, StreamDetails: null })).toEqual({ Source: {}, Stream: {} });
   });
 });

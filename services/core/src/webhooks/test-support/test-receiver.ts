@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../../test-support/test-kit.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -103,13 +104,7 @@ export class TestReceiver {
   }
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after the deadline. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** test-kit's waitFor, in the argument order the webhook tests use. */
+export function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  return waitFor(what, check, { timeoutMs });
 }

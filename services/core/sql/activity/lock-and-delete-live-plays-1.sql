@@ -1,0 +1,1 @@
+SELECT pg_advisory_xact_lock(hashtext('reelstat-activity:' || $1::text)) AS locked;

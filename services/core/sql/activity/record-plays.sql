@@ -1,0 +1,51 @@
+WITH incoming AS (
+       SELECT r.*, o.ord FROM json_array_elements($1::json) WITH ORDINALITY AS o(value, ord),
+         json_populate_record(NULL::playback_history, o.value) AS r
+     ), previous AS (
+       SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.play_method, h.played_seconds FROM playback_history h
+       JOIN incoming i ON h.server_id = i.server_id AND h.play_key = i.play_key
+     ), written AS (
+       INSERT INTO playback_history AS h (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
+         season_id, season_number, episode_number, library_id, client, device_name, device_id, application_version, remote_end_point,
+         play_method, transcoding_info, stream_details, started_at, ended_at, played_seconds, paused_seconds, start_position_ticks,
+         end_position_ticks, run_time_ticks)
+       SELECT i.server_id, i.play_key, i.source, i.user_id, i.user_name, i.item_id, i.item_name, i.item_type, i.series_id, i.series_name,
+         i.season_id, i.season_number, i.episode_number, i.library_id, i.client, i.device_name, i.device_id, i.application_version,
+         i.remote_end_point, CASE WHEN s.kind <> 'jellyfin' AND i.play_method = 'DirectPlay' THEN 'DirectStream' ELSE i.play_method END, i.transcoding_info, i.stream_details, i.started_at, i.ended_at, i.played_seconds,
+         i.paused_seconds, i.start_position_ticks, i.end_position_ticks, i.run_time_ticks
+       FROM incoming i JOIN media_servers s ON s.id = i.server_id
+       WHERE NOT (i.play_key = ANY($2::text[])) OR EXISTS (SELECT 1 FROM previous p WHERE p.play_key = i.play_key)
+       ORDER BY i.ord
+       ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
+         paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
+       WHERE EXCLUDED.ended_at > h.ended_at
+       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.play_method, h.played_seconds, (xmax = 0) AS inserted
+     ), changes AS (
+       SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds, 1 AS weight FROM written
+       UNION ALL
+       SELECT p.server_id, p.started_at, p.user_id, p.item_id, p.series_id, p.season_id, p.library_id, p.client, p.play_method, p.played_seconds, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
+     ), rolled_up AS (
+       INSERT INTO play_rollups AS r (server_id, bucket, library_id, client, play_method, plays, played_seconds)
+       SELECT * FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id, COALESCE(client, '') AS client,
+      play_method, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
+    FROM changes GROUP BY 1, 2, 3, 4, 5 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0) AS delta ORDER BY 2, 3, 4, 5
+       ON CONFLICT (server_id, bucket, library_id, client, play_method)
+       DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds
+       RETURNING 1
+     ), totalled AS (
+       INSERT INTO play_totals AS t (server_id, scope, key, plays, played_seconds)
+       SELECT * FROM (SELECT server_id, scope, key, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS played_seconds FROM (
+      SELECT server_id, 'user' AS scope, user_id AS key, played_seconds, weight AS w FROM changes
+      UNION ALL SELECT server_id, 'item', item_id, played_seconds, weight FROM changes
+      UNION ALL SELECT server_id, 'item', series_id, played_seconds, weight FROM changes WHERE series_id IS NOT NULL AND series_id <> item_id
+      UNION ALL SELECT server_id, 'item', season_id, played_seconds, weight FROM changes
+        WHERE season_id IS NOT NULL AND season_id <> item_id AND season_id IS DISTINCT FROM series_id
+      UNION ALL SELECT server_id, 'library', library_id, played_seconds, weight FROM changes WHERE library_id IS NOT NULL
+    ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0) AS delta ORDER BY 2, 3
+       ON CONFLICT (server_id, scope, key)
+       DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
+       RETURNING 1
+     )
+     SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows
+     FROM written;

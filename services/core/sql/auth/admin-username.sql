@@ -1,0 +1,1 @@
+SELECT username FROM admin_accounts ORDER BY id LIMIT 1;

@@ -1,0 +1,1 @@
+SELECT count(*)::int AS n FROM admin_accounts;

@@ -1,0 +1,1 @@
+DELETE FROM item_genres WHERE server_id = $1 AND item_id = ANY($2::text[]) RETURNING 1;
