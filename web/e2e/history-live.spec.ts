@@ -62,12 +62,13 @@ test('a play recorded while its user, item and library pages are open is counted
   const recent = new Set(newest.results.map((row) => row.UserId));
   const user = (await simUsers()).find((u) => !recent.has(u.id)) ?? (await simUsers()).at(-1)!;
   const movie = (await simItems('Movie', 5)).at(-1)!;
-  const [details] = await api<Array<{ ParentId: string | null }>>('/api/getItemDetails', {
-    method: 'POST',
-    token: auth,
-    body: { Id: movie.id },
-  });
-  const libraryId = details!.ParentId!;
+  // Right after set-up the first full sync may still be on its way to this movie.
+  const details = await until(
+    'the movie to be synced',
+    async () =>
+      (await api<Array<{ ParentId: string | null }>>('/api/getItemDetails', { method: 'POST', token: auth, body: { Id: movie.id } }))[0],
+  );
+  const libraryId = details.ParentId!;
   const playsToday = async (path: string, scope: Record<string, string>) =>
     (await api<{ Plays: number }>(path, { method: 'POST', token: auth, body: { ...scope, hours: 24 } })).Plays;
   const pages = [

@@ -190,7 +190,6 @@ async function measure(dataDir: string): Promise<Figures> {
       const poll = await step();
       wallMs.push(poll.wallMs);
       if (poll.writes.length > 0) pollsThatWrote++;
-      if (process.env.BENCH_DEBUG) console.error(i, poll.writes.length, poll.writes.map((w) => [w.extension, Math.round(w.play.playedSeconds)]).join(" "));
       writes += poll.writes.length;
     }
     const [after] = await db.query<{ n: string }>('SELECT count(*) AS n FROM playback_history WHERE server_id = $1', [serverId]);
