@@ -233,7 +233,7 @@ async function measure(dataDir: string): Promise<Figures> {
       rowsExtended: writes - rowsInserted,
       perPoll: {
         writeTransaction: cost(inWriteTransaction),
-        writeHistory: cost((query) => query.includes('WITH incoming AS')),
+        writeHistory: cost((query) => query.includes('INSERT INTO playback_history')),
         everything: cost(() => true),
       },
       medianPollWallMs: Math.round(median(wallMs) * 10) / 10,
