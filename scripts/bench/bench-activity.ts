@@ -333,7 +333,9 @@ async function main() {
   watching = false;
   await watchRows;
   await watcher.end();
-  // Every stop in the measured window is a new device, so its play is one new row: stop -> visible row.
+  // Every stop in the measured window is a new device, so its play is a new row (stop -> visible row), unless the
+  // same user had stopped the same item within the merge window: then the play extends that row, which keeps the
+  // first device, and the stop is counted in historyRowsNeverSeen (its 'history' event is still measured).
   const historyLatencies = stops
     .map((s) => (rowSeenAt.get(`${s.deviceId}\u0000${s.itemId}`) ?? Number.NaN) - s.at)
     .filter((v) => Number.isFinite(v));
