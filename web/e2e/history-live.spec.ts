@@ -37,6 +37,7 @@ test('a play recorded while Activity and Home are open appears in both without a
 
   const play = await sim<PlayRecord>('/plays', { userId: user.id, itemId: movie.id, client: 'jellyfin-web', deviceId: 'e2e-history-live' });
   await until('the activity monitor to see the play', async () => (await liveSessionCount()) >= 1, 30_000);
+  // The play's own length (two seconds watched), not a wait for anything: the stop below is what the test follows.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await sim(`/plays/${play.playId}/stop`, {});
 
@@ -94,6 +95,7 @@ test('a play recorded while its user, item and library pages are open is counted
     deviceId: 'e2e-history-pages',
   });
   await until('the activity monitor to see the play', async () => (await liveSessionCount()) >= 1, 30_000);
+  // The play's own length (two seconds watched), not a wait for anything: the stop below is what the test follows.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await sim(`/plays/${play.playId}/stop`, {});
 
