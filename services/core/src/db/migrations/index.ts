@@ -8,6 +8,7 @@ import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
 import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
+import { apiKeyCreator } from './0008-api-key-creator.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   historyAtPlayEnd,
   webhooks,
   managedMediaServers,
+  apiKeyCreator,
 ];
