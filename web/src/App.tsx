@@ -5,6 +5,7 @@ import { ApiError } from './api/client';
 import { apiBase } from './api/api-base';
 import { useConfig, useSetupState } from './api/auth';
 import { getStoredToken, STORAGE } from './store/preferences';
+import { startTokenRenewal } from './api/token-renewal';
 import { Toaster } from './components/toasts';
 import { Layout } from './routes/Layout';
 import { RouteError } from './routes/RouteError';
@@ -88,6 +89,9 @@ export function App() {
   // With require-login off the config answers without a token, so it is asked for even without one.
   const config = useConfig(state === 2);
   const denied = config.error instanceof ApiError && (config.error.status === 401 || config.error.status === 403);
+
+  // Short-lived login tokens: renewed silently while the dashboard is open (api/token-renewal.ts).
+  useEffect(() => (hasToken ? startTokenRenewal() : undefined), [hasToken]);
 
   useEffect(() => {
     // A 401/403 on the config with a stored token: the session is stale. Clear it and start over (SPEC.md §4).

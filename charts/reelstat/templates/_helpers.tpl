@@ -238,6 +238,8 @@ spec:
               value: {{ $values.config.redisKeyPrefix | quote }}
             - name: TOKEN_TTL_HOURS
               value: {{ $values.config.tokenTtlHours | quote }}
+            - name: TOKEN_RENEW_MAX_HOURS
+              value: {{ $values.config.tokenRenewMaxHours | quote }}
             - name: LEADER_ELECTION
               value: {{ $values.config.leaderElection | quote }}
             - name: JWT_SECRET_FILE

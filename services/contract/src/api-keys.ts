@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
 export const apiKeyListAnswer = z.array(
-  z.object({ id: z.number(), name: z.string(), key: z.string(), created_at: z.string(), last_used_at: z.string().nullable() }),
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    key: z.string(),
+    created_at: z.string(),
+    last_used_at: z.string().nullable(),
+    /** Who created the key: an administrator's username, "anonymous" (require-login off), or null (older keys). */
+    created_by: z.string().nullable(),
+  }),
 );
 export type ApiKeyListing = z.infer<typeof apiKeyListAnswer>[number];
 

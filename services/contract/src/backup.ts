@@ -5,9 +5,12 @@ import { z } from 'zod';
  * path separators, traversal or control characters. Jellystat's "backup_2025-03-01 20-10-05.json" passes.
  */
 export const BACKUP_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9 _.()+-]{0,199}\.json(\.gz)?$/;
-export const backupFileName = z.string().refine((name) => BACKUP_FILE_NAME.test(name) && !name.includes('..'), {
-  message: 'must be a backup file name: letters, digits, spaces, dots, dashes, underscores, ending in .json or .json.gz',
-});
+export const backupFileName = z
+  .string()
+  .max(210, 'is too long for a backup file name')
+  .refine((name) => BACKUP_FILE_NAME.test(name) && !name.includes('..'), {
+    message: 'must be a backup file name: letters, digits, spaces, dots, dashes, underscores, ending in .json or .json.gz',
+  });
 
 /** SPEC.md §3 "Backup file". */
 export const backupFile = z.object({ name: z.string(), datecreated: z.string(), size: z.number() });

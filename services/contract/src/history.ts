@@ -62,6 +62,8 @@ const filtersText = z
 export const historyQuery = z.object({
   size: z.coerce
     .number({ error: 'must be a number' })
+    .min(10, 'must be 10, 25, 50 or 100')
+    .max(100, 'must be 10, 25, 50 or 100')
     .refine((value) => [10, 25, 50, 100].includes(value), 'must be 10, 25, 50 or 100')
     .default(10),
   page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 or more').max(1_000_000).default(1),

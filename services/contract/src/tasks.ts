@@ -16,6 +16,7 @@ const SPEC_NAME_OF = new Map(Object.entries(INCUMBENT_TASK_NAMES).map(([spec, in
 /** A task name as a request gives it: SPEC's or the incumbent's, answered as SPEC's. */
 export const taskName = z
   .string()
+  .max(100, 'is not a task name')
   .transform((name) => SPEC_NAME_OF.get(name) ?? name)
   .pipe(
     z.enum(TASK_NAME_LIST, {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** webhooks.id is a PostgreSQL integer (serial): a larger id cannot exist, and PostgreSQL would refuse to compare it. */
+const INT4_MAX = 2_147_483_647;
+
 /** SPEC.md §9 names discord and generic; the others are the notification services homelab users run. */
 export const WEBHOOK_TYPES = ['discord', 'generic', 'ntfy', 'gotify', 'slack', 'telegram', 'email'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
@@ -64,7 +67,7 @@ export type WebhookOptions = z.infer<typeof webhookOptions>;
  */
 export const webhookBody = z
   .object({
-    id: z.number().int().positive().optional(),
+    id: z.number().int().positive().max(INT4_MAX, 'is not a webhook id').optional(),
     name: z.string().trim().max(100).nullish(),
     url: z.string().trim().max(2000).nullish(),
     webhook_type: z.enum(WEBHOOK_TYPES, { error: `must be one of ${WEBHOOK_TYPES.join(', ')}` }).optional(),
@@ -104,9 +107,9 @@ export const webhookListAnswer = z.array(webhookAnswer);
 /** A created generic webhook without a secret of its own gets one, shown in this answer only. */
 export const savedWebhookAnswer = webhookAnswer.extend({ generated_secret: z.string().optional() });
 
-export const webhookIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const webhookIdParams = z.object({ id: z.coerce.number().int().positive().max(INT4_MAX, 'is not a webhook id') });
 export const webhookDeliveryParams = z.object({
-  id: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(INT4_MAX, 'is not a webhook id'),
   deliveryId: z.coerce.number().int().positive(),
 });
 

@@ -1,5 +1,6 @@
 import { apiBase } from './api-base';
 import { getStoredToken } from '../store/preferences';
+import { renewTokenIfDue } from './token-renewal';
 
 /** Every failed call: the HTTP status (0 when no answer came) and the server's message from its one error shape. */
 export class ApiError extends Error {
@@ -38,6 +39,7 @@ export function authHeaders(): Record<string, string> {
 
 /** The one request helper: base URL, bearer token, JSON in and out, errors as ApiError with the server's message. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  if (!options.anonymous) await renewTokenIfDue();
   const headers: Record<string, string> = options.anonymous ? {} : authHeaders();
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;

@@ -9,10 +9,13 @@ const SocketContext = createContext<Socket | null>(null);
 export function SocketProvider({ children }: { children: ReactNode }) {
   const [socket, setSocket] = useState<Socket | null>(null);
   useEffect(() => {
-    const token = getStoredToken();
     const connection = io(window.location.origin, {
       path: `${apiBase}/socket.io/`,
-      auth: token ? { token } : {},
+      // Read at every (re)connection: the stored token is renewed while the dashboard is open.
+      auth: (send) => {
+        const token = getStoredToken();
+        send(token ? { token } : {});
+      },
       transports: ['websocket', 'polling'],
     });
     setSocket(connection);

@@ -20,7 +20,8 @@ export const apiKeysRoutes = [
     status: 201,
     body: createApiKeyBody,
     response: createdApiKeyAnswer,
-    handle: async ({ body, runtime }) => runtime.services.apiKeys.create(body.name),
+    handle: async ({ body, principal, runtime }) =>
+      runtime.services.apiKeys.create(body.name, principal?.kind === 'anonymous-admin' ? 'anonymous' : (principal?.username ?? null)),
   }),
   route({
     method: 'delete',

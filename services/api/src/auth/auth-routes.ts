@@ -2,6 +2,7 @@ import { AppError, VERSION, linkMediaServer, onMediaServerLinked, readSetupState
 import { configSetupAnswer, credentialsBody, loginBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
 import type { Response } from 'express';
 import { route } from '../http/api-routes.js';
+import { credentialsOf } from './authenticate.js';
 
 /** A rate-limited call: its 429 carries Retry-After. */
 async function withRetryAfter<T>(res: Response, call: () => Promise<T>): Promise<T> {
@@ -48,6 +49,19 @@ export const authRoutes = [
       if (!body.username || !body.password) throw AppError.unauthorized('Invalid username or password');
       const { username, password } = body;
       return withRetryAfter(res, () => runtime.services.auth.login(username, password, req.ip ?? 'unknown'));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/renew',
+    tag: 'auth',
+    summary: 'A fresh login token for the one sent (the dashboard renews silently; refused after TOKEN_RENEW_MAX_HOURS)',
+    access: 'authenticated',
+    response: tokenAnswer,
+    handle: async ({ req, principal, runtime }) => {
+      const { token } = credentialsOf(req.headers);
+      if (principal?.kind !== 'admin' || !token) throw AppError.unauthorized('Renewal needs a login token');
+      return { token: await runtime.services.auth.renewToken(token) };
     },
   }),
   route({

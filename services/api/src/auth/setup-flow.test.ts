@@ -68,6 +68,10 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
       code: 'media_server_unreachable',
       message: expect.stringContaining(`Could not reach the media server at http://127.0.0.1:${closedPort}`),
     });
+    // What the user can act on, and no network detail (refused, timed out …) of the host it tried.
+    expect((unreachable.body as { message: string }).message).toBe(
+      `Could not reach the media server at http://127.0.0.1:${closedPort}: check the address, that the server is running, and that Reelstat's host can reach it`,
+    );
 
     const html = await htmlServer();
     const notMediaServer = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: html.url, JF_API_KEY: sim.apiKey } });
@@ -77,6 +81,9 @@ describe.each(['jellyfin', 'emby'] as const)('first-run setup against the %s sim
       code: 'media_server_not_found',
       message: expect.stringContaining(`No Jellyfin or Emby server answers at ${html.url}`),
     });
+    expect((notMediaServer.body as { message: string }).message).toBe(
+      `No Jellyfin or Emby server answers at ${html.url}: check the address and port (Jellyfin and Emby use 8096 by default)`,
+    );
 
     const badUrl = await harness.call('POST', '/auth/configSetup', { token, body: { JF_HOST: 'ftp://nas/media', JF_API_KEY: sim.apiKey } });
     expect(badUrl.status).toBe(400);

@@ -96,6 +96,16 @@ describe('bad input', () => {
       ['POST', '/api/keys', { ['n\u0000']: 'x', name: 'ok' }, /body\.n.: must not contain/],
       ['DELETE', '/api/keys', { id: 2147483648 }, /body\.id: is not a key id/],
       ['GET', '/logs/getLogs?offset=99999999999', undefined, /query\.offset/],
+      // Found by the per-field audit (openapi/contract-bounds.test.ts): webhook ids are PostgreSQL integers.
+      ['DELETE', '/webhooks/2147483648', undefined, /params\.id: is not a webhook id/],
+      ['PUT', '/webhooks/2147483648', { name: 'x' }, /params\.id: is not a webhook id/],
+      ['GET', '/webhooks/2147483648/deliveries', undefined, /params\.id: is not a webhook id/],
+      ['POST', '/webhooks', { id: 2147483648, name: 'x' }, /body\.id: is not a webhook id/],
+      ['GET', '/api/getHistory?size=1000000', undefined, /query\.size: must be 10, 25, 50 or 100/],
+      ['GET', `/api/stopTask?task=${'x'.repeat(101)}`, undefined, /query\.task: is not a task name/],
+      // Found by the fuzz suite once it filled path parameters: a percent-encoded lone surrogate answered 500.
+      ['DELETE', '/webhooks/x%ED%B0%80', undefined, /not valid percent-encoded UTF-8/],
+      ['GET', '/backup/files/x%ED%A0%80.json', undefined, /not valid percent-encoded UTF-8/],
     ];
     for (const [method, path, body, message] of bad) {
       const res = await harness.call(method, path, { token, body });

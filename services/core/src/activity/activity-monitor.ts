@@ -13,11 +13,49 @@ const SERVER_LIST_REFRESH_MS = 5000;
 const POLL_CLIENT = { timeoutMs: 10_000, retries: 1 } as const;
 
 export const SESSIONS_UI_EVENT = 'sessions';
+/** How long a monitor keeps observing after this process stopped leading, waiting to lead again. */
+const STANDBY_MAX_MS = 15 * 60_000;
 
 interface RunningMonitor {
   link: MediaServerLink;
   monitor: ServerMonitor;
+  /** Where its live sessions go (the activity monitor that owns it now; none while on standby). */
+  onSessions: ((sessions: LiveSession[]) => void) | undefined;
   stop(): Promise<void>;
+}
+
+interface StandbyMonitor {
+  running: RunningMonitor;
+  expiry: NodeJS.Timeout;
+}
+
+/**
+ * Monitors of this process that keep observing after it stopped leading, per runtime and media server id.
+ * Leadership is lost with the database connection: when the database restarts, this process usually leads
+ * again as soon as it is back, and only a monitor that kept polling meanwhile knows the true end of the plays
+ * that ended during the outage. The next activity monitor takes it over (it writes its memory only if no
+ * other leader wrote in between); otherwise it stops after STANDBY_MAX_MS or at shutdown.
+ */
+const standbys = new WeakMap<Runtime, Map<string, StandbyMonitor>>();
+
+function standbysOf(runtime: Runtime): Map<string, StandbyMonitor> {
+  let map = standbys.get(runtime);
+  if (!map) {
+    const created = new Map<string, StandbyMonitor>();
+    map = created;
+    standbys.set(runtime, created);
+    runtime.onClose(async () => {
+      const all = [...created.values()];
+      created.clear();
+      await Promise.all(
+        all.map((standby) => {
+          clearTimeout(standby.expiry);
+          return standby.running.stop();
+        }),
+      );
+    });
+  }
+  return map;
 }
 
 /**
@@ -33,6 +71,7 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
   const payloads = new Map<string, LiveSession[]>();
   let stopped = false;
   let lastPublishedEmpty = false;
+  const onStandby = standbysOf(runtime);
 
   const publishSessions = async () => {
     const all = [...payloads.values()].flat().sort((a, b) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0));
@@ -42,6 +81,31 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
     await publishUiEvent(runtime.bus, SESSIONS_UI_EVENT, all).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not publish the sessions event'),
     );
+  };
+
+  const forward = (link: MediaServerLink) => (sessions: LiveSession[]) => {
+    if (stopped) return;
+    payloads.set(link.id, sessions);
+    void publishSessions();
+  };
+
+  /** The monitor of a link: the one on standby for it if its address and key are unchanged, else a new one. */
+  const monitorOf = (link: MediaServerLink): RunningMonitor => {
+    const standby = onStandby.get(link.id);
+    if (standby) {
+      onStandby.delete(link.id);
+      clearTimeout(standby.expiry);
+      const previous = standby.running.link;
+      if (previous.url === link.url && previous.apiKey === link.apiKey && previous.kind === link.kind) {
+        standby.running.link = link;
+        standby.running.onSessions = forward(link);
+        standby.running.monitor.takeOver();
+        logger.info({ server: link.name }, 'activity monitor taken over from standby');
+        return standby.running;
+      }
+      void standby.running.stop();
+    }
+    return startMonitor(link);
   };
 
   const startMonitor = (link: MediaServerLink): RunningMonitor => {
@@ -55,9 +119,7 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
       server: { id: link.id, name: link.name, kind: link.kind },
       client,
       onSessions: (sessions) => {
-        if (!running) return;
-        payloads.set(link.id, sessions);
-        void publishSessions();
+        if (running) handle.onSessions?.(sessions);
       },
     });
     let running = true;
@@ -90,16 +152,17 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
       }
     })();
     logger.info({ server: link.name, kind: link.kind }, 'activity monitor started');
-    return {
+    const handle: RunningMonitor = {
       link,
       monitor,
+      onSessions: forward(link),
       async stop() {
         running = false;
         wake?.();
         await loop;
-        payloads.delete(link.id);
       },
     };
+    return handle;
   };
 
   const refreshServers = async () => {
@@ -111,10 +174,11 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
       // A removed server, or a changed address or key: restart its monitor (its live state is in the database).
       if (!link || link.url !== running.link.url || link.apiKey !== running.link.apiKey || link.kind !== running.link.kind) {
         monitors.delete(id);
+        payloads.delete(id);
         await running.stop();
       }
     }
-    for (const link of links) if (!monitors.has(link.id) && !stopped) monitors.set(link.id, startMonitor(link));
+    for (const link of links) if (!monitors.has(link.id) && !stopped) monitors.set(link.id, monitorOf(link));
   };
 
   await refreshServers().catch((error: unknown) => logger.error({ err: error }, 'activity monitor: could not list media servers'));
@@ -127,7 +191,19 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
     clearInterval(refresher);
     const all = [...monitors.values()];
     monitors.clear();
-    await Promise.all(all.map((running) => running.stop()));
-    logger.info('activity monitor stopped');
+    payloads.clear();
+    // Leadership lost (or shutdown, which closes the runtime and so stops the standbys): keep observing.
+    for (const running of all) {
+      running.onSessions = undefined;
+      running.monitor.observeOnly();
+      const expiry = setTimeout(() => {
+        if (onStandby.get(running.link.id)?.running !== running) return;
+        onStandby.delete(running.link.id);
+        void running.stop();
+      }, STANDBY_MAX_MS);
+      expiry.unref();
+      onStandby.set(running.link.id, { running, expiry });
+    }
+    logger.info('activity monitor stopped; its monitors observe on standby');
   };
 }

@@ -54,7 +54,13 @@ export interface PollResult {
  */
 export class ServerMonitor {
   private plays: LivePlay[] | undefined;
-  private readonly unsaved = new UnsavedChanges();
+  private unsaved = new UnsavedChanges();
+  /** Fingerprint (liveStateFingerprint) of the live state in the database as this monitor last wrote or read it. */
+  private committed = '';
+  /** Observing only: polls and keeps its state in memory, writes nothing (see observeOnly). */
+  private observing = false;
+  /** Before the next write, check the database still holds what this monitor last committed (see takeOver). */
+  private verifyBeforeWrite = false;
   private readonly classifier: PlayClassifier;
   private readonly now: () => number;
   private readonly reachability: ServerReachability;
@@ -69,6 +75,23 @@ export class ServerMonitor {
     return this.deps.server.id;
   }
 
+  /**
+   * Stops writing, keeps polling: used while this process is not the leader for a moment (leadership is lost
+   * when the database connection is), so the plays that end meanwhile are seen and keep their true times.
+   */
+  observeOnly(): void {
+    this.observing = true;
+  }
+
+  /**
+   * Writes again. What it kept in memory is written only if the database still holds the live state this
+   * monitor last committed; if another leader wrote in between, the database is the truth and memory is dropped.
+   */
+  takeOver(): void {
+    this.observing = false;
+    this.verifyBeforeWrite = true;
+  }
+
   async pollOnce(): Promise<PollResult> {
     const { metrics, server, logger } = this.deps;
     const stopTimer = metrics.pollDuration.startTimer({ server: server.name });
@@ -80,18 +103,20 @@ export class ServerMonitor {
         metrics.pollErrors.inc({ server: server.name, kind: isMediaServerError(error) ? error.kind : 'unknown' });
         metrics.serverUp.set({ server: server.name }, 0);
         logger.warn({ err: (error as Error).message, server: server.name }, 'activity monitor: /Sessions failed');
-        await this.reachability
-          .failed((error as Error).message, new Date(this.now()))
-          .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as unreachable'));
+        if (!this.observing)
+          await this.reachability
+            .failed((error as Error).message, new Date(this.now()))
+            .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as unreachable'));
         return { ok: false, playing: (this.plays ?? []).some((p) => p.state === 'playing') };
       }
       metrics.serverUp.set({ server: server.name }, 1);
-      await this.reachability
-        .succeeded(new Date(this.now()))
-        .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as reachable'));
+      if (!this.observing)
+        await this.reachability
+          .succeeded(new Date(this.now()))
+          .catch((err: unknown) => logger.warn({ err, server: server.name }, 'could not record the media server as reachable'));
       const payload = liveSessionsPayload(sessions, server.kind, server.id);
-      // The browsers see a change without waiting for the database.
-      this.deps.onSessions?.(payload);
+      // The browsers see a change without waiting for the database (the leader's monitor tells them).
+      if (!this.observing) this.deps.onSessions?.(payload);
       this.updateGauges(payload);
       try {
         const transition = await this.apply(sessions);
@@ -111,7 +136,10 @@ export class ServerMonitor {
   private async apply(sessions: SessionInfo[]): Promise<Transition> {
     const { db, server, settings } = this.deps;
     const nowMs = this.now();
-    this.plays ??= await loadLivePlays(db, server.id);
+    if (!this.plays) {
+      this.plays = await loadLivePlays(db, server.id);
+      this.committed = liveStateFingerprint(this.plays);
+    }
     const rules = await settings.get('ACTIVITY_RECORDING_RULES');
     const samples = sampleSessions(sessions, server.kind, nowMs);
     const idleSessions = new Map<string, number>();
@@ -134,6 +162,7 @@ export class ServerMonitor {
       return transition;
     }
     this.unsaved.add(transition);
+    if (this.observing) return transition;
     await this.saveUnsaved();
     return transition;
   }
@@ -145,8 +174,16 @@ export class ServerMonitor {
   private async saveUnsaved(): Promise<void> {
     const { db, server } = this.deps;
     const { upserts, deletes, writes, started } = this.unsaved.changes();
+    let stale: LivePlay[] | undefined;
     const written = await db.sequelize.transaction(async (transaction) => {
       await lockServerPlays(db, server.id, transaction);
+      if (this.verifyBeforeWrite) {
+        const stored = await loadLivePlays(db, server.id, transaction);
+        if (liveStateFingerprint(stored) !== this.committed) {
+          stale = stored;
+          return undefined;
+        }
+      }
       await saveLivePlays(db, server.id, upserts, deletes, transaction);
       // Here a play's history row is inserted (it ended) or extended (it was resumed and ended again).
       const result = await writeHistory(
@@ -170,6 +207,18 @@ export class ServerMonitor {
       );
       return result;
     });
+    this.verifyBeforeWrite = false;
+    if (stale || !written) {
+      this.deps.logger.warn(
+        { server: server.name },
+        'activity monitor: another leader wrote the live state meanwhile; carrying on from the database, not from memory',
+      );
+      this.plays = stale;
+      this.committed = liveStateFingerprint(stale ?? []);
+      this.unsaved = new UnsavedChanges();
+      return;
+    }
+    this.committed = liveStateFingerprint(this.plays ?? []);
     this.afterCommit(this.unsaved.take(), written);
   }
 
@@ -225,6 +274,14 @@ export class ServerMonitor {
     metrics.transcodes.set({ server: server.name }, transcodes);
     metrics.streamBitrate.set({ server: server.name }, bitrate);
   }
+}
+
+/** What identifies a live state for the take-over check: each play, its state and its last report (to the ms). */
+export function liveStateFingerprint(plays: readonly LivePlay[]): string {
+  return plays
+    .map((play) => `${play.playKey}|${play.state}|${Math.floor(play.lastReportAtMs)}|${play.segments}`)
+    .sort()
+    .join('\n');
 }
 
 export function toPlayToRecord(serverId: string, play: LivePlay): PlayToRecord {

@@ -9,6 +9,8 @@ export interface ApiKeyListing {
   key: string;
   created_at: string;
   last_used_at: string | null;
+  /** Username of the administrator who created it ("anonymous" with require-login off); null for older keys. */
+  created_by: string | null;
 }
 
 const PREFIX = 'rs_';
@@ -24,26 +26,33 @@ function digest(key: string): string {
 export class ApiKeyService {
   constructor(private readonly db: Database) {}
 
-  async create(name: string): Promise<{ name: string; key: string }> {
+  async create(name: string, createdBy: string | null = null): Promise<{ name: string; key: string }> {
     const key = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-    await this.db.query('INSERT INTO api_keys (name, key_hash, key_preview) VALUES ($1, $2, $3)', [
+    await this.db.query('INSERT INTO api_keys (name, key_hash, key_preview, created_by) VALUES ($1, $2, $3, $4)', [
       name,
       digest(key),
       `${key.slice(0, 8)}…`,
+      createdBy,
     ]);
     return { name, key };
   }
 
   async list(): Promise<ApiKeyListing[]> {
-    const rows = await this.db.query<{ id: number; name: string; key_preview: string; created_at: Date; last_used_at: Date | null }>(
-      'SELECT id, name, key_preview, created_at, last_used_at FROM api_keys ORDER BY created_at, id',
-    );
+    const rows = await this.db.query<{
+      id: number;
+      name: string;
+      key_preview: string;
+      created_at: Date;
+      last_used_at: Date | null;
+      created_by: string | null;
+    }>('SELECT id, name, key_preview, created_at, last_used_at, created_by FROM api_keys ORDER BY created_at, id');
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
       key: row.key_preview,
       created_at: row.created_at.toISOString(),
       last_used_at: row.last_used_at?.toISOString() ?? null,
+      created_by: row.created_by,
     }));
   }
 

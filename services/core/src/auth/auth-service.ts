@@ -26,7 +26,10 @@ const USERNAME_LIMIT_FACTOR = 4;
 export class AuthService {
   constructor(
     private readonly db: Database,
-    private readonly config: Pick<AppConfig, 'jwtSecret' | 'tokenTtlHours' | 'loginLockoutMinutes' | 'loginMaxFailures'>,
+    private readonly config: Pick<
+      AppConfig,
+      'jwtSecret' | 'tokenTtlHours' | 'tokenRenewMaxHours' | 'loginLockoutMinutes' | 'loginMaxFailures'
+    >,
     private readonly limiter: LoginRateLimiter,
     private readonly logger: Logger,
   ) {}
@@ -163,7 +166,28 @@ export class AuthService {
     return row;
   }
 
-  private issueToken(account: AccountRow): string {
-    return signToken({ sub: account.id, ver: account.token_version }, this.config.jwtSecret, this.config.tokenTtlHours * 3600);
+  /**
+   * A fresh token for a valid one (silent renewal by the dashboard): same account and login time, new expiry.
+   * Refused once the login is older than TOKEN_RENEW_MAX_HOURS, or when the token was revoked (password change).
+   */
+  async renewToken(token: string): Promise<string> {
+    const claims = verifyToken(token, this.config.jwtSecret);
+    const [account] = claims
+      ? await this.db.query<AccountRow>('SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1', [claims.sub])
+      : [];
+    if (!claims || !account || account.token_version !== claims.ver)
+      throw AppError.unauthorized('The login token is not valid; log in again');
+    const authTime = claims.auth_time ?? claims.iat;
+    if (Date.now() / 1000 - authTime > this.config.tokenRenewMaxHours * 3600)
+      throw AppError.unauthorized('The login is too old to be renewed; log in again');
+    return this.issueToken(account, authTime);
+  }
+
+  private issueToken(account: AccountRow, authTime = Math.floor(Date.now() / 1000)): string {
+    return signToken(
+      { sub: account.id, ver: account.token_version, auth_time: authTime },
+      this.config.jwtSecret,
+      this.config.tokenTtlHours * 3600,
+    );
   }
 }

@@ -1,11 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Claims of a login token: the account, the account's token version (bumped to revoke), issue and expiry. */
+/**
+ * Claims of a login token: the account, the account's token version (bumped to revoke), issue and expiry, and
+ * when the user logged in (auth_time, kept through renewals; tokens from before it existed count from iat).
+ */
 export interface TokenClaims {
   sub: number;
   ver: number;
   iat: number;
   exp: number;
+  auth_time?: number;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');

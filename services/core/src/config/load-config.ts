@@ -19,6 +19,8 @@ export interface AppConfig {
   jwtSecret: string;
   encryptionKey: string;
   tokenTtlHours: number;
+  /** How long after logging in a token can still be renewed (POST /auth/renew). */
+  tokenRenewMaxHours: number;
   loginMaxFailures: number;
   loginLockoutMinutes: number;
   /** First administrator created at start-up when set (GitOps); the password is plain text here. */
@@ -164,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jwtSecret: values.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
     encryptionKey: values.ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'encryption-key'),
     tokenTtlHours: values.TOKEN_TTL_HOURS,
+    tokenRenewMaxHours: values.TOKEN_RENEW_MAX_HOURS,
     loginMaxFailures: values.LOGIN_MAX_FAILURES,
     loginLockoutMinutes: values.LOGIN_LOCKOUT_MINUTES,
     bootstrapAdmin:

@@ -19,7 +19,7 @@ export async function linkMediaServer(
   try {
     probe = await probeMediaServer(typed, input.apiKey);
   } catch (error) {
-    throw toSetupError(error, typed);
+    throw toSetupError(error, typed, logger);
   }
   const { url } = probe;
   const link = await links.saveDefault({
@@ -35,20 +35,40 @@ export async function linkMediaServer(
   return link;
 }
 
-function toSetupError(error: unknown, url: string): AppError {
-  if (!(error instanceof MediaServerError)) return new AppError(502, 'media_server_error', `Could not check the media server at ${url}`);
+/**
+ * The setup answer says what the user can act on (wrong key, not a media server, unreachable, server error)
+ * and echoes only the address they typed. The low-level cause (refused, timed out, DNS, TLS, the status or body
+ * another host sent) goes to the log, not to the caller: the answer must not turn setup into a probe of what
+ * answers where on the network.
+ */
+function toSetupError(error: unknown, url: string, logger: Logger): AppError {
+  logger.warn(
+    { url, err: (error as Error)?.message, kind: error instanceof MediaServerError ? error.kind : 'unknown' },
+    'media server check failed',
+  );
+  if (!(error instanceof MediaServerError))
+    return new AppError(502, 'media_server_error', `Could not check the media server at ${url}; the cause is in Reelstat's log`);
   switch (error.kind) {
     case 'unauthorized':
     case 'forbidden':
       return new AppError(401, 'media_server_unauthorized', 'The media server rejected the API key');
     case 'not_found':
     case 'invalid_response':
-      return new AppError(404, 'media_server_not_found', `No Jellyfin or Emby server answers at ${url} (${error.message})`);
+      return new AppError(
+        404,
+        'media_server_not_found',
+        `No Jellyfin or Emby server answers at ${url}: check the address and port (Jellyfin and Emby use 8096 by default)`,
+      );
     case 'invalid_request':
+      // Our own check of the address the user typed: nothing from the network.
       return AppError.badRequest(`JF_HOST must be a media server address such as http://192.168.1.10:8096 (${error.message})`);
     case 'network':
-      return new AppError(502, 'media_server_unreachable', `Could not reach the media server at ${url}: ${error.message}`);
+      return new AppError(
+        502,
+        'media_server_unreachable',
+        `Could not reach the media server at ${url}: check the address, that the server is running, and that Reelstat's host can reach it`,
+      );
     default:
-      return new AppError(502, 'media_server_error', `The media server answered with an error: ${error.message}`);
+      return new AppError(502, 'media_server_error', `The media server at ${url} answered with an error; check its log`);
   }
 }

@@ -1,6 +1,7 @@
 // Property-based fuzzing of every operation of the OpenAPI document (fast-check): bodies and query strings
 // built from the operation's own field names with values of every JSON type, hostile strings included (NUL,
-// lone surrogates, huge numbers, deep nesting), sent with and without credentials. Every answer must come in
+// lone surrogates, huge numbers, deep nesting), path parameters filled the same way, sent with and without
+// credentials. Every answer must come in
 // time, be below 500, and every error must have the documented shape { status, code, message }.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,38 @@ function bodyOf(fields: string[] | undefined) {
       })
     : fc.constant({});
   return fc.oneof({ arbitrary: shaped, weight: 4 }, { arbitrary: anyJson, weight: 1 });
+}
+
+/**
+ * The operation's path with each {parameter} filled: numbers (column-range edges included: 2147483648 is past a
+ * PostgreSQL integer), hostile strings and plain words, URL-encoded as a client would send them.
+ */
+function pathOf(path: string) {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  if (names.length === 0) return fc.constant(path);
+  const value = fc.oneof(number.map(String), hostileString, fc.constantFrom('1', 'abc', '2147483647', '9223372036854775808'));
+  return fc
+    .tuple(...names.map(() => value))
+    .map((values) => names.reduce((filled, name, index) => filled.replace(`{${name}}`, encodePathValue(values[index]!)), path));
+}
+
+/** encodeURIComponent, except that a lone surrogate (which it refuses) is sent as its WTF-8 bytes, as a sloppy client would. */
+function encodePathValue(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value
+      .split(/([\ud800-\udfff])/)
+      .map((part) => (/^[\ud800-\udfff]$/.test(part) ? wtf8(part) : encodeURIComponent(part)))
+      .join('');
+  }
+}
+
+function wtf8(surrogate: string): string {
+  const code = surrogate.charCodeAt(0);
+  return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+    .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+    .join('');
 }
 
 function queryOf(names: string[]) {
@@ -97,42 +130,48 @@ describe('fuzzing every OpenAPI operation', () => {
       const withBody = operation.method !== 'GET';
       await fc
         .assert(
-          fc.asyncProperty(bodyOf(operation.bodyFields), queryOf(operation.query), fc.boolean(), async (body, query, credentials) => {
-            requests++;
-            const search = new URLSearchParams(query as Record<string, string>).toString();
-            const url = `${harness.url}${operation.path}${search ? `?${search}` : ''}`;
-            const what = `${operation.method} ${operation.path}${search ? `?${search.slice(0, 200)}` : ''} ${withBody ? serialise(body).slice(0, 200) : ''}`;
-            let res: Response;
-            try {
-              res = await fetch(url, {
-                method: operation.method,
-                headers: { 'content-type': 'application/json', ...(credentials ? { authorization: `Bearer ${token}` } : {}) },
-                body: withBody ? serialise(body) : undefined,
-                signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-              });
-            } catch (error) {
-              failures.push(`${what}: no answer (${(error as Error).message})`);
-              return false;
-            }
-            const text = await res.text();
-            if (res.status >= 500) {
-              failures.push(`${what}: ${res.status} ${text.slice(0, 300)}`);
-              return false;
-            }
-            if (res.status >= 400) {
-              let parsed: { status?: unknown; code?: unknown; message?: unknown } = {};
+          fc.asyncProperty(
+            pathOf(operation.path),
+            bodyOf(operation.bodyFields),
+            queryOf(operation.query),
+            fc.boolean(),
+            async (path, body, query, credentials) => {
+              requests++;
+              const search = new URLSearchParams(query as Record<string, string>).toString();
+              const url = `${harness.url}${path}${search ? `?${search}` : ''}`;
+              const what = `${operation.method} ${path}${search ? `?${search.slice(0, 200)}` : ''} ${withBody ? serialise(body).slice(0, 200) : ''}`;
+              let res: Response;
               try {
-                parsed = JSON.parse(text) as typeof parsed;
-              } catch {
-                // not JSON: reported below
-              }
-              if (parsed.status !== res.status || typeof parsed.code !== 'string' || typeof parsed.message !== 'string') {
-                failures.push(`${what}: ${res.status} without the error shape: ${text.slice(0, 300)}`);
+                res = await fetch(url, {
+                  method: operation.method,
+                  headers: { 'content-type': 'application/json', ...(credentials ? { authorization: `Bearer ${token}` } : {}) },
+                  body: withBody ? serialise(body) : undefined,
+                  signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+                });
+              } catch (error) {
+                failures.push(`${what}: no answer (${(error as Error).message})`);
                 return false;
               }
-            }
-            return true;
-          }),
+              const text = await res.text();
+              if (res.status >= 500) {
+                failures.push(`${what}: ${res.status} ${text.slice(0, 300)}`);
+                return false;
+              }
+              if (res.status >= 400) {
+                let parsed: { status?: unknown; code?: unknown; message?: unknown } = {};
+                try {
+                  parsed = JSON.parse(text) as typeof parsed;
+                } catch {
+                  // not JSON: reported below
+                }
+                if (parsed.status !== res.status || typeof parsed.code !== 'string' || typeof parsed.message !== 'string') {
+                  failures.push(`${what}: ${res.status} without the error shape: ${text.slice(0, 300)}`);
+                  return false;
+                }
+              }
+              return true;
+            },
+          ),
           { numRuns: CASES_PER_OPERATION, endOnFailure: true, seed: 14 },
         )
         .catch(() => undefined);

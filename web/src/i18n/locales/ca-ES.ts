@@ -335,6 +335,10 @@ export const caES: Locale = {
       passwordUpdated: "S'ha actualitzat la contrasenya",
       requireLogin: 'Cal iniciar la sessió',
       requireLoginWarning: 'Qualsevol persona que arribi a aquest tauler el pot fer servir sense iniciar la sessió.',
+      keysStayValid: 'Les claus d’API existents ({{count}}) continuen sent vàlides ara que cal iniciar sessió.',
+      revokeKeys: 'Revoca totes les claus d’API',
+      keepKeys: 'Conserva-les',
+      keysRevoked: 'Claus d’API revocades',
     },
     monitor: {
       title: "Monitor d'activitat",
@@ -441,6 +445,10 @@ export const caES: Locale = {
       delete: 'Suprimeix la clau {{name}}',
       showOnce: 'Copia aquesta clau ara: només es mostra una vegada.',
       empty: "No hi ha claus d'API",
+      createdBy: 'Creada per',
+      createdAt: 'Creada el',
+      anonymous: 'anònim (inici de sessió no requerit)',
+      unknownCreator: 'desconegut',
     },
     backup: {
       tables: 'Taules a les còpies',

@@ -329,6 +329,10 @@ export const deDE: Locale = {
       passwordUpdated: 'Passwort aktualisiert',
       requireLogin: 'Anmeldung erforderlich',
       requireLoginWarning: 'Jeder, der dieses Dashboard erreicht, kann es ohne Anmeldung nutzen.',
+      keysStayValid: 'Vorhandene API-Schlüssel ({{count}}) bleiben gültig, obwohl jetzt eine Anmeldung nötig ist.',
+      revokeKeys: 'Alle API-Schlüssel widerrufen',
+      keepKeys: 'Behalten',
+      keysRevoked: 'API-Schlüssel widerrufen',
     },
     monitor: {
       title: 'Aktivitätsmonitor',
@@ -435,6 +439,10 @@ export const deDE: Locale = {
       delete: 'Schlüssel {{name}} löschen',
       showOnce: 'Kopieren Sie diesen Schlüssel jetzt: Er wird nur einmal angezeigt.',
       empty: 'Keine API-Schlüssel',
+      createdBy: 'Erstellt von',
+      createdAt: 'Erstellt',
+      anonymous: 'anonym (keine Anmeldung nötig)',
+      unknownCreator: 'unbekannt',
     },
     backup: {
       tables: 'Tabellen in Sicherungen',

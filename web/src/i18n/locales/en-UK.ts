@@ -328,6 +328,10 @@ export const enUK = {
       passwordUpdated: 'Password updated',
       requireLogin: 'Require login',
       requireLoginWarning: 'Anyone who reaches this dashboard can use it without logging in.',
+      keysStayValid: 'Existing API keys ({{count}}) keep working now that login is required.',
+      revokeKeys: 'Revoke all API keys',
+      keepKeys: 'Keep them',
+      keysRevoked: 'API keys revoked',
     },
     monitor: {
       title: 'Activity monitor',
@@ -434,6 +438,10 @@ export const enUK = {
       delete: 'Delete key {{name}}',
       showOnce: 'Copy this key now: it is shown only once.',
       empty: 'No API keys',
+      createdBy: 'Created by',
+      createdAt: 'Created',
+      anonymous: 'anonymous (login not required)',
+      unknownCreator: 'unknown',
     },
     backup: {
       tables: 'Tables in backups',

@@ -329,6 +329,10 @@ export const frFR: Locale = {
       passwordUpdated: 'Mot de passe mis à jour',
       requireLogin: 'Connexion obligatoire',
       requireLoginWarning: 'Toute personne qui accède à ce tableau de bord peut l’utiliser sans se connecter.',
+      keysStayValid: 'Les clés d’API existantes ({{count}}) restent valides maintenant que la connexion est requise.',
+      revokeKeys: 'Révoquer toutes les clés d’API',
+      keepKeys: 'Les garder',
+      keysRevoked: 'Clés d’API révoquées',
     },
     monitor: {
       title: "Moniteur d'activité",
@@ -437,6 +441,10 @@ export const frFR: Locale = {
       delete: 'Supprimer la clé {{name}}',
       showOnce: "Copiez cette clé maintenant : elle n'est affichée qu'une fois.",
       empty: 'Aucune clé API',
+      createdBy: 'Créée par',
+      createdAt: 'Créée le',
+      anonymous: 'anonyme (connexion non requise)',
+      unknownCreator: 'inconnu',
     },
     backup: {
       tables: 'Tables sauvegardées',

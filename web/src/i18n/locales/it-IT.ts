@@ -329,6 +329,10 @@ export const itIT: Locale = {
       passwordUpdated: 'Password aggiornata',
       requireLogin: 'Richiedi accesso',
       requireLoginWarning: 'Chiunque raggiunga questa dashboard può usarla senza accedere.',
+      keysStayValid: 'Le chiavi API esistenti ({{count}}) restano valide ora che l’accesso è richiesto.',
+      revokeKeys: 'Revoca tutte le chiavi API',
+      keepKeys: 'Mantienile',
+      keysRevoked: 'Chiavi API revocate',
     },
     monitor: {
       title: 'Monitor attività',
@@ -437,6 +441,10 @@ export const itIT: Locale = {
       delete: 'Elimina la chiave {{name}}',
       showOnce: 'Copia ora questa chiave: viene mostrata una sola volta.',
       empty: 'Nessuna chiave API',
+      createdBy: 'Creata da',
+      createdAt: 'Creata il',
+      anonymous: 'anonimo (accesso non richiesto)',
+      unknownCreator: 'sconosciuto',
     },
     backup: {
       tables: 'Tabelle nei backup',

@@ -330,6 +330,10 @@ export const zhCN: Locale = {
       passwordUpdated: '密码已更新',
       requireLogin: '需要登录',
       requireLoginWarning: '任何能访问此仪表板的人都可以在不登录的情况下使用它。',
+      keysStayValid: '现有的 API 密钥（{{count}} 个）在要求登录后仍然有效。',
+      revokeKeys: '撤销所有 API 密钥',
+      keepKeys: '保留',
+      keysRevoked: 'API 密钥已撤销',
     },
     monitor: {
       title: '活动监视器',
@@ -436,6 +440,10 @@ export const zhCN: Locale = {
       delete: '删除密钥 {{name}}',
       showOnce: '请立即复制此密钥：它只显示一次。',
       empty: '没有 API 密钥',
+      createdBy: '创建者',
+      createdAt: '创建时间',
+      anonymous: '匿名（无需登录）',
+      unknownCreator: '未知',
     },
     backup: {
       tables: '备份中的表',

@@ -5,6 +5,8 @@ import { createApiKey, deleteApiKey, useApiKeys } from '../../api/keys';
 import { errorMessage } from '../../api/client';
 import { Panel } from '../../components/Panel';
 import { Pager } from '../../components/inputs';
+import { formatDateTime } from '../../lib/format';
+import { STORAGE, usePreference } from '../../store/preferences';
 
 const PAGE = 10;
 
@@ -12,6 +14,7 @@ export function ApiKeys() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const keys = useApiKeys();
+  const [hour12] = usePreference(STORAGE.hour12, false);
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [alert, setAlert] = useState<{ ok: boolean; text: string } | null>(null);
@@ -79,6 +82,8 @@ export function ApiKeys() {
               <tr>
                 <th>{t('settings.keys.name')}</th>
                 <th>{t('settings.keys.key')}</th>
+                <th>{t('settings.keys.createdBy')}</th>
+                <th>{t('settings.keys.createdAt')}</th>
                 <th>
                   <span className="sr-only">{t('common.delete')}</span>
                 </th>
@@ -89,6 +94,10 @@ export function ApiKeys() {
                 <tr key={key.id}>
                   <td>{key.name}</td>
                   <td className="font-mono text-xs">{key.key}</td>
+                  <td>
+                    {key.created_by === 'anonymous' ? t('settings.keys.anonymous') : (key.created_by ?? t('settings.keys.unknownCreator'))}
+                  </td>
+                  <td className="whitespace-nowrap">{formatDateTime(key.created_at, hour12)}</td>
                   <td className="text-right">
                     <button
                       type="button"

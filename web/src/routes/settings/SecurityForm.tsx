@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useConfig } from '../../api/auth';
 import { setRequireLogin, updateCredentials } from '../../api/settings';
 import { errorMessage } from '../../api/client';
+import { deleteApiKey, useApiKeys } from '../../api/keys';
 import { validateCredentials } from '../../lib/rules';
 import { setStoredToken } from '../../store/preferences';
 import { PasswordInput } from '../setup/PasswordInput';
@@ -19,6 +20,9 @@ export function SecurityForm() {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [loginStatus, setLoginStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const keys = useApiKeys();
+  // Shown after require-login is switched on while API keys exist: they keep working, say so and offer to revoke.
+  const [keysWarning, setKeysWarning] = useState(false);
   useEffect(() => {
     if (config.data?.APP_USER) setUsername(config.data.APP_USER);
   }, [config.data?.APP_USER]);
@@ -56,8 +60,21 @@ export function SecurityForm() {
       await setRequireLogin(value);
       await queryClient.invalidateQueries({ queryKey: ['config'] });
       setLoginStatus({ ok: true, text: t('settings.success') });
+      setKeysWarning(value && (keys.data?.length ?? 0) > 0);
     } catch (error) {
       setLoginStatus({ ok: false, text: t('settings.saveError', { message: errorMessage(error) }) });
+    }
+  }
+
+  async function revokeAllKeys() {
+    try {
+      for (const key of keys.data ?? []) await deleteApiKey({ id: key.id });
+      setKeysWarning(false);
+      setLoginStatus({ ok: true, text: t('settings.security.keysRevoked') });
+    } catch (error) {
+      setLoginStatus({ ok: false, text: errorMessage(error) });
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
     }
   }
 
@@ -114,6 +131,19 @@ export function SecurityForm() {
           ))}
         </div>
         {config.data?.REQUIRE_LOGIN === false && <p className="text-sm text-amber-300">{t('settings.security.requireLoginWarning')}</p>}
+        {keysWarning && (
+          <div role="alert" className="space-y-2 rounded-md bg-amber-950 px-3 py-2 text-sm text-amber-200" data-testid="keys-stay-valid">
+            <p>{t('settings.security.keysStayValid', { count: keys.data?.length ?? 0 })}</p>
+            <div className="flex gap-2">
+              <button type="button" className="btn-danger px-2 py-1" onClick={() => void revokeAllKeys()}>
+                {t('settings.security.revokeKeys')}
+              </button>
+              <button type="button" className="btn-secondary px-2 py-1" onClick={() => setKeysWarning(false)}>
+                {t('settings.security.keepKeys')}
+              </button>
+            </div>
+          </div>
+        )}
         <FormStatus status={loginStatus} />
       </fieldset>
     </div>

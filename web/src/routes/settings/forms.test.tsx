@@ -68,6 +68,49 @@ describe('security form', () => {
   });
 });
 
+describe('security form: require-login and API keys', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('warns that existing API keys stay valid when require-login is switched on, and revokes them on request', async () => {
+    const deleted: unknown[] = [];
+    let requireLogin = false;
+    let keys = [
+      { id: 1, name: 'grafana', key: 'rs_abcde…', created_at: '2026-01-01T00:00:00Z', last_used_at: null, created_by: 'anonymous' },
+      { id: 2, name: 'script', key: 'rs_fghij…', created_at: '2026-01-02T00:00:00Z', last_used_at: null, created_by: 'admin' },
+    ];
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/getconfig': () => ({ ...config, REQUIRE_LOGIN: requireLogin }),
+        'POST /api/setRequireLogin': (init?: RequestInit) => {
+          requireLogin = (JSON.parse(String(init?.body)) as { REQUIRE_LOGIN: boolean }).REQUIRE_LOGIN;
+          return { message: 'ok' };
+        },
+        'GET /api/keys': () => keys,
+        'DELETE /api/keys': (init?: RequestInit) => {
+          const { id } = JSON.parse(String(init?.body)) as { id: number };
+          deleted.push(id);
+          keys = keys.filter((key) => key.id !== id);
+          return { message: 'API key deleted' };
+        },
+      }),
+    );
+    renderWithProviders(<SecurityForm />);
+    const yes = await screen.findByRole('radio', { name: 'Yes' });
+    await waitFor(() => expect((screen.getByRole('radio', { name: 'No' }) as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(yes);
+    const warning = await screen.findByTestId('keys-stay-valid');
+    expect(warning.textContent).toContain('Existing API keys (2) keep working now that login is required.');
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke all API keys' }));
+    await waitFor(() => expect(deleted).toEqual([1, 2]));
+    await waitFor(() => expect(screen.queryByTestId('keys-stay-valid')).toBeNull());
+    expect(requireLogin).toBe(true);
+  });
+});
+
 describe('activity monitor form', () => {
   let saved: unknown[];
   beforeEach(() => {

@@ -6,6 +6,7 @@ import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
+import { apiKeyCreator } from './0008-api-key-creator.js';
 import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
@@ -25,6 +26,7 @@ export const migrations: Migration[] = [
   timelineIndex,
   dailyRollups,
   historyAtPlayEnd,
+  apiKeyCreator,
   webhooks,
   managedMediaServers,
   webhookDeliveryWakeup,
