@@ -24,8 +24,10 @@ import { deviceIcon } from './device-icons.js';
 const MAX_BYTES = 15 * 1024 * 1024;
 const clients = new Map<string, MediaServerClient>();
 
-async function client(runtime: Runtime): Promise<MediaServerClient> {
-  const link: MediaServerLink | undefined = await runtime.services.mediaServers.getDefault();
+async function client(runtime: Runtime, serverId: string | undefined): Promise<MediaServerClient> {
+  const link: MediaServerLink | undefined = serverId
+    ? await runtime.services.mediaServers.get(serverId)
+    : await runtime.services.mediaServers.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
   const key = `${link.id}|${link.url}|${link.apiKey}`;
   let found = clients.get(key);
@@ -46,8 +48,8 @@ class ByteCap extends Transform {
   }
 }
 
-async function proxy(runtime: Runtime, req: Request, res: Response, request: ImageRequest) {
-  const media = await client(runtime);
+async function proxy(runtime: Runtime, serverId: string | undefined, req: Request, res: Response, request: ImageRequest) {
+  const media = await client(runtime, serverId);
   const abort = new AbortController();
   req.on('close', () => abort.abort());
   let image;
@@ -90,9 +92,10 @@ function itemImageRoute(kind: 'Primary' | 'Backdrop') {
     tag: 'images',
     summary: `An item's ${kind === 'Primary' ? 'poster' : 'backdrop'} from the media server (id and sizes only; max 2000 px)`,
     access: 'public',
+    servers: 'one',
     query: itemImageQuery,
-    handle: ({ query, req, res, runtime }) =>
-      proxy(runtime, req, res, {
+    handle: ({ query, req, res, runtime, serverId }) =>
+      proxy(runtime, serverId, req, res, {
         kind: 'item',
         itemId: query.id,
         imageType: kind,
@@ -115,9 +118,10 @@ export const imagesRoutes = [
     tag: 'images',
     summary: "A media-server user's avatar (id and sizes only; max 2000 px)",
     access: 'public',
+    servers: 'one',
     query: itemImageQuery,
-    handle: ({ query, req, res, runtime }) =>
-      proxy(runtime, req, res, {
+    handle: ({ query, req, res, runtime, serverId }) =>
+      proxy(runtime, serverId, req, res, {
         kind: 'user',
         userId: query.id,
         fillWidth: query.fillWidth,

@@ -13,14 +13,7 @@ export async function linkMediaServer(
   input: { url: string; apiKey: string; managedBy?: MediaServerLink['managedBy'] },
   logger: Logger,
 ): Promise<MediaServerLink> {
-  // The probe cleans the address (scheme, trailing slash, Emby's /emby) and refuses unusable ones.
-  const typed = input.url.trim();
-  let probe;
-  try {
-    probe = await probeMediaServer(typed, input.apiKey);
-  } catch (error) {
-    throw toSetupError(error, typed);
-  }
+  const probe = await checkMediaServer(input.url, input.apiKey);
   const { url } = probe;
   const link = await links.saveDefault({
     name: probe.serverName || (probe.kind === 'emby' ? 'Emby' : 'Jellyfin'),
@@ -33,6 +26,20 @@ export async function linkMediaServer(
   });
   logger.info({ kind: probe.kind, version: probe.version, url }, 'media server linked');
   return link;
+}
+
+/**
+ * The probe of setup, for any server: reachable, key accepted, kind detected. Answers the probe (its cleaned
+ * URL, kind, version, name, remote id) or throws the AppError of SPEC.md §8's setup catalogue.
+ */
+export async function checkMediaServer(url: string, apiKey: string) {
+  // The probe cleans the address (scheme, trailing slash, Emby's /emby) and refuses unusable ones.
+  const typed = url.trim();
+  try {
+    return await probeMediaServer(typed, apiKey);
+  } catch (error) {
+    throw toSetupError(error, typed);
+  }
 }
 
 function toSetupError(error: unknown, url: string): AppError {
