@@ -1,5 +1,6 @@
 import { apiBase } from './api-base';
 import { getStoredToken } from '../store/preferences';
+import { serverIdFor } from '../store/server-selection';
 
 /** Every failed call: the HTTP status (0 when no answer came) and the server's message from its one error shape. */
 export class ApiError extends Error {
@@ -24,8 +25,11 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
+/** A call's URL; calls scoped to a media server carry the selected one as serverId (unless the query names one). */
 export function apiUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
+  const serverId = serverIdFor(path);
+  if (serverId && query?.serverId === undefined) params.set('serverId', serverId);
   for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) params.set(key, String(value));
   const search = params.toString();
   return `${apiBase}${path}${search ? `?${search}` : ''}`;
