@@ -210,6 +210,30 @@ describe('several media servers', () => {
     expect((all.body as { message: string }).message).toContain('"all" is not accepted by this call');
   });
 
+  it('a library declared untracked with the link (a MediaStatsServer spec) is untracked by the sync and not flipped from the screen', async () => {
+    type Tracked = { Id: string; Name: string; Tracked: boolean };
+    const [target] = await ok<Tracked[]>(call('GET', `/api/TrackedLibraries?serverId=${embyId}`));
+    expect(target!.Tracked).toBe(true);
+    await db.query('UPDATE media_servers SET settings = $2 WHERE id = $1', [
+      embyId,
+      JSON.stringify({ untrackedLibraries: [target!.Name] }),
+    ]);
+    // A sync may still run (the one started when the server was added): start one as soon as it is free.
+    await waitFor(async () => ((await call('GET', '/sync/beginSync')).status === 200 ? true : undefined), 'a full sync to start', 90_000);
+    await waitFor(
+      async () => {
+        const libraries = await ok<Tracked[]>(call('GET', `/api/TrackedLibraries?serverId=${embyId}`));
+        return libraries.find((library) => library.Id === target!.Id)?.Tracked === false ? true : undefined;
+      },
+      'the declared library to be untracked',
+      90_000,
+    );
+    const flipped = await call('POST', '/api/setExcludedLibraries', { libraryID: target!.Id, serverId: embyId });
+    expect(flipped.status).toBe(409);
+    expect((flipped.body as { message: string }).message).toContain('untrackedLibraries');
+    await db.query(`UPDATE media_servers SET settings = '{}' WHERE id = $1`, [embyId]);
+  }, 200_000);
+
   it('renames and makes a server the default; a Kubernetes-managed one is read-only; removing keeps the history', async () => {
     await ok(call('PUT', `/api/mediaServers/${embyId}`, { Name: 'Emby (den)', IsDefault: true }));
     const servers = await ok<ServerRow[]>(call('GET', '/api/mediaServers'));
