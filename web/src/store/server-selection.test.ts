@@ -22,6 +22,7 @@ describe('the serverId a call carries', () => {
     expect(serverIdFor('/api/getHistory', 'all')).toBe('all');
     expect(serverIdFor('/stats/getAllUserActivity', 'all')).toBe('all');
     expect(serverIdFor('/stats/getViewsByHour/', 'all')).toBe('all');
+    expect(serverIdFor('/proxy/Items/Images/Primary', 'all')).toBe('all');
     expect(serverIdFor('/api/getUserDetails', 'all')).toBeUndefined();
     expect(serverIdFor('/stats/getUserLastPlayed', 'all')).toBeUndefined();
   });

@@ -45,6 +45,10 @@ const ALL_SERVER_PATHS = new Set([
   '/stats/getViewsByDays',
   '/stats/getViewsByHour',
   '/api/getHistory',
+  // Images of an All-servers list come from the server that has the item or user.
+  '/proxy/Items/Images/Primary',
+  '/proxy/Items/Images/Backdrop',
+  '/proxy/Users/Images/Primary',
 ]);
 
 /** Calls that read or change one server's data (the server ignores serverId on the others, but they do not need it). */

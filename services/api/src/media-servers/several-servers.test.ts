@@ -118,6 +118,12 @@ describe('several media servers', () => {
       embyMovie.name,
     );
     expect((await call('POST', `/api/getItemDetails?serverId=${embyId}`, { Id: embyMovie.id })).status).toBe(200);
+
+    // Images: from the named server; with "all" (the dashboard's mixed lists), from the server that has the item.
+    const image = async (query: string) => (await fetch(`${harness.url}/proxy/Items/Images/Primary?id=${embyMovie.id}${query}`)).status;
+    expect(await image(`&serverId=${embyId}`)).toBe(200);
+    expect(await image('&serverId=all')).toBe(200);
+    expect(await image('')).not.toBe(200);
   }, 120_000);
 
   it('reads plays per server, sums them with serverId=all, and answers the default server without serverId', async () => {

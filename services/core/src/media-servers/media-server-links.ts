@@ -80,6 +80,20 @@ export class MediaServerLinks {
     return rows.length > 0;
   }
 
+  /**
+   * The live server that has this item or user ("All servers" lists mix servers; an image is fetched from the
+   * server its item or user belongs to). The default server first when several have the id.
+   */
+  async holderOf(kind: 'item' | 'user', id: string): Promise<MediaServerLink | undefined> {
+    const table = kind === 'item' ? 'items' : 'media_users';
+    const [row] = await this.db.query<LinkRow>(
+      `SELECT m.* FROM media_servers m WHERE m.archived_at IS NULL AND EXISTS (SELECT 1 FROM ${table} t WHERE t.server_id = m.id AND t.id = $1)
+       ORDER BY m.is_default DESC, m.created_at LIMIT 1`,
+      [id],
+    );
+    return row ? this.toLink(row) : undefined;
+  }
+
   /** Adds another server from the Settings screen; the first live server becomes the default. */
   async add(input: LinkInput): Promise<MediaServerLink> {
     return this.db.sequelize.transaction(async (transaction) => {
