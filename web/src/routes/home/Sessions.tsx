@@ -4,9 +4,9 @@ import { useSocketEvent } from '../../socket/socket';
 import type { Session } from '../../api/types';
 import { useConfig } from '../../api/auth';
 import { SessionCard } from './SessionCard';
-import { useSessionsStore, visibleSessions } from './sessions-store';
+import { sessionsOfServer, useSessionsStore, visibleSessions } from './sessions-store';
 import { useMediaServers } from '../../api/media-servers';
-import { ALL_SERVERS, useServerSelection } from '../../store/server-selection';
+import { useServerSelection } from '../../store/server-selection';
 
 /** The IP link needs geolocation to be configured (SPEC.md §2: an account id, or here also a local database). */
 export function useGeolocationEnabled(): boolean {
@@ -29,7 +29,7 @@ export function SessionsSection({ detail = false }: { detail?: boolean }) {
   const selected = useServerSelection((state) => state.selected);
   const scope = selected ?? servers.find((server) => server.IsDefault)?.Id;
   const serverNames = new Map(servers.map((server) => [server.Id, server.Name]));
-  const shown = visibleSessions(sessions ?? []).filter((session) => !scope || scope === ALL_SERVERS || session.ServerId === scope);
+  const shown = sessionsOfServer(visibleSessions(sessions ?? []), scope);
   return (
     <section aria-labelledby="sessions-title" className="mb-8">
       <h2 id="sessions-title" className="mb-3 text-lg font-semibold text-white">
