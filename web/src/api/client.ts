@@ -1,6 +1,6 @@
 import { apiBase } from './api-base';
 import { getStoredToken } from '../store/preferences';
-import { serverIdFor } from '../store/server-selection';
+import { forgetSelectedServer, serverIdFor } from '../store/server-selection';
 
 /** Every failed call: the HTTP status (0 when no answer came) and the server's message from its one error shape. */
 export class ApiError extends Error {
@@ -75,7 +75,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
           : typeof body === 'object' && body !== null && typeof body.errorMessage === 'string'
             ? body.errorMessage
             : `Error : ${response.status}`;
-    throw new ApiError(response.status, message, typeof body === 'object' && typeof body?.code === 'string' ? body.code : undefined);
+    const code = typeof body === 'object' && typeof body?.code === 'string' ? body.code : undefined;
+    // The remembered server is gone (another install on this address, a restored database): use the default one.
+    if (code === 'media_server_not_found' && serverIdFor(path) && options.query?.serverId === undefined) forgetSelectedServer();
+    throw new ApiError(response.status, message, code);
   }
   return data as T;
 }

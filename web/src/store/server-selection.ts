@@ -27,6 +27,11 @@ export const useServerSelection = create<ServerSelectionState>((set) => ({
   },
 }));
 
+/** Back to the default server (the remembered one no longer exists). */
+export function forgetSelectedServer(): void {
+  useServerSelection.getState().select(null);
+}
+
 export function getSelectedServer(): string | null {
   return useServerSelection.getState().selected;
 }
