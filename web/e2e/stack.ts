@@ -78,11 +78,11 @@ function start(command: string[], env: NodeJS.ProcessEnv, readyUrl: string, time
 
 /** The simulator CLI on a free port (real clock); traffic off unless asked, so tests drive every play. */
 export async function startSimulator(
-  options: { scale?: string; traffic?: string; port?: number; flavor?: string; blurhashes?: string } = {},
+  options: { scale?: string; traffic?: string; port?: number; flavor?: string; blurhashes?: string; seed?: number } = {},
 ): Promise<Started> {
   const port = options.port ?? (await freePort());
   const args = ['--import', 'tsx', 'services/jellyfin-sim/src/cli.ts', '--port', String(port), '--scale', options.scale ?? 'tiny'];
-  args.push('--seed', '1', '--traffic', options.traffic ?? 'off', '--api-key', SIM_API_KEY);
+  args.push('--seed', String(options.seed ?? 1), '--traffic', options.traffic ?? 'off', '--api-key', SIM_API_KEY);
   args.push('--flavor', options.flavor ?? 'jellyfin', '--blurhashes', options.blurhashes ?? 'on');
   return start(args, childEnv(), `http://127.0.0.1:${port}/System/Info/Public`, 60_000);
 }

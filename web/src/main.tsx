@@ -8,7 +8,10 @@ import './styles.css';
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (count, error) => count < 1 && !(error as { status?: number }).status,
+      // Once for a network failure, and once after a remembered media server turned out unknown (the client
+      // has gone back to the default server).
+      retry: (count, error) =>
+        count < 1 && (!(error as { status?: number }).status || (error as { code?: string }).code === 'media_server_not_found'),
       refetchOnWindowFocus: false,
       staleTime: 30_000,
     },

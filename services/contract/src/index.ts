@@ -11,3 +11,4 @@ export * from './tasks.js';
 export * from './sync.js';
 export * from './backup.js';
 export * from './webhooks.js';
+export * from './media-servers.js';

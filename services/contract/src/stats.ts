@@ -139,6 +139,8 @@ export const userActivityAnswer = z.array(
     TotalPlays: z.number(),
     TotalWatchTime: z.number(),
     LastSeen: timeParts.nullable(),
+    /** With serverId=all: the media server of this user (users belong to one server). */
+    ServerId: z.string().optional(),
   }),
 );
 

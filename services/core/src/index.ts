@@ -45,6 +45,7 @@ export * from './stats/chart-queries.js';
 export * from './stats/scope-queries.js';
 export * from './stats/statistics-context.js';
 export * from './stats/statistics-service.js';
+export * from './stats/all-servers.js';
 export * from './history/history-service.js';
 export * from './library/library-service.js';
 export * from './library/library-queries.js';

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError, errorMessage } from './client';
+import { useServerSelection } from '../store/server-selection';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -38,5 +39,21 @@ describe('api client', () => {
     });
     const error = (await api('/x').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(0);
+  });
+
+  it('names the selected media server on scoped calls, and forgets it when the server does not know it', async () => {
+    const den = '6f1c1a52-8f0e-4a8e-9a55-0d6f3c1f2b7e';
+    useServerSelection.getState().select(den);
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ status: 404, code: 'media_server_not_found', message: 'No media server has the Id' }), {
+          status: 404,
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await api('/api/getLibraries').catch(() => undefined);
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe(`/api/getLibraries?serverId=${den}`);
+    expect(useServerSelection.getState().selected).toBeNull();
+    expect(localStorage.getItem('PREF_MEDIA_SERVER')).toBeNull();
   });
 });

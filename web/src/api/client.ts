@@ -1,6 +1,7 @@
 import { apiBase } from './api-base';
 import { getStoredToken } from '../store/preferences';
 import { renewTokenIfDue } from './token-renewal';
+import { forgetSelectedServer, serverIdFor } from '../store/server-selection';
 
 /** Every failed call: the HTTP status (0 when no answer came) and the server's message from its one error shape. */
 export class ApiError extends Error {
@@ -25,8 +26,11 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
+/** A call's URL; calls scoped to a media server carry the selected one as serverId (unless the query names one). */
 export function apiUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
+  const serverId = serverIdFor(path);
+  if (serverId && query?.serverId === undefined) params.set('serverId', serverId);
   for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) params.set(key, String(value));
   const search = params.toString();
   return `${apiBase}${path}${search ? `?${search}` : ''}`;
@@ -73,7 +77,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
           : typeof body === 'object' && body !== null && typeof body.errorMessage === 'string'
             ? body.errorMessage
             : `Error : ${response.status}`;
-    throw new ApiError(response.status, message, typeof body === 'object' && typeof body?.code === 'string' ? body.code : undefined);
+    const code = typeof body === 'object' && typeof body?.code === 'string' ? body.code : undefined;
+    // The remembered server is gone (another install on this address, a restored database): use the default one.
+    if (code === 'media_server_not_found' && serverIdFor(path) && options.query?.serverId === undefined) forgetSelectedServer();
+    throw new ApiError(response.status, message, code);
   }
   return data as T;
 }

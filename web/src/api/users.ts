@@ -5,7 +5,9 @@ import type { UserDetails } from './types';
 export function useUntrackedUsers() {
   return useQuery({ queryKey: ['untracked-users'], queryFn: () => api<string[]>('/api/UntrackedUsers') });
 }
-export const setUntrackedUser = (userId: string) => api<string[]>('/api/setUntrackedUsers', { method: 'POST', body: { userId } });
+/** serverId: the user's server when the list shows every server's users ("All servers"). */
+export const setUntrackedUser = (userId: string, serverId?: string) =>
+  api<string[]>('/api/setUntrackedUsers', { method: 'POST', body: { userId }, ...(serverId ? { query: { serverId } } : {}) });
 
 export function useUserDetails(userid: string) {
   return useQuery({

@@ -2,6 +2,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useUpdateInfo } from '../api/auth';
 import { clearSession } from '../store/preferences';
+import { ServerSwitcher } from './servers/ServerSwitcher';
 
 export const RELEASES_URL = 'https://github.com/reelstat/reelstat/releases';
 
@@ -82,6 +83,7 @@ export function Sidebar({ open, onNavigate }: { open: boolean; onNavigate: () =>
     >
       <div className="lg:sticky lg:top-3">
         <div className="mb-4 px-2 py-3 text-xl font-bold text-white">Reelstat</div>
+        <ServerSwitcher />
         <nav aria-label={t('nav.label')}>
           <ul className="space-y-1">
             {ITEMS.map((item) => {

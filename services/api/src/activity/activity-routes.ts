@@ -8,7 +8,9 @@ import {
 } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
-async function defaultServerId(runtime: Runtime): Promise<string> {
+/** The server named by serverId (checked to exist by the route layer), else the default one. */
+async function scopedServerId(runtime: Runtime, serverId: string | undefined): Promise<string> {
+  if (serverId) return serverId;
   const link = await runtime.services.mediaServers.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
   return link.id;
@@ -62,8 +64,9 @@ export const activityRoutes = [
     tag: 'activity',
     summary: 'Ids of the users whose plays are not recorded',
     access: 'authenticated',
+    servers: 'one',
     response: untrackedUsersAnswer,
-    handle: async ({ runtime }) => listUntrackedUsers(runtime.db, await defaultServerId(runtime)),
+    handle: async ({ runtime, serverId }) => listUntrackedUsers(runtime.db, await scopedServerId(runtime, serverId)),
   }),
   route({
     method: 'post',
@@ -71,8 +74,9 @@ export const activityRoutes = [
     tag: 'activity',
     summary: 'Toggle whether a user is tracked; answers the updated untracked list',
     access: 'authenticated',
+    servers: 'one',
     body: setUntrackedUsersBody,
     response: untrackedUsersAnswer,
-    handle: async ({ body, runtime }) => toggleUntrackedUser(runtime.db, await defaultServerId(runtime), body.userId),
+    handle: async ({ body, runtime, serverId }) => toggleUntrackedUser(runtime.db, await scopedServerId(runtime, serverId), body.userId),
   }),
 ];

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { findUnstorableText } from './text-input.js';
 import type { z, ZodType } from 'zod';
 import { AppError, type AdminPrincipal, type Runtime } from '@reelstat/core';
+import { ALL_SERVERS, serverSelector } from '@reelstat/contract';
 
 /**
  * Who may call a route:
@@ -16,6 +17,11 @@ export interface RouteContext<Body, Query, Params> {
   body: Body;
   query: Query;
   params: Params;
+  /**
+   * The media server the call acts on, from `serverId` in the query or the body, checked to exist: undefined
+   * means the default server; 'all' only on routes declared with `servers: 'all'`.
+   */
+  serverId: string | undefined;
   principal: AdminPrincipal | undefined;
   req: Request;
   res: Response;
@@ -33,6 +39,11 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   params?: ZodType<Params>;
   /** The answer's schema: documents the contract (OpenAPI) and is checked in tests. */
   response?: ZodType<Result>;
+  /**
+   * Whether the call acts on one media server (optional `serverId`, the default server when absent) or also
+   * accepts `serverId=all` (every linked server summed or listed). Absent: the call is not server-scoped.
+   */
+  servers?: 'one' | 'all';
   /** Status of a successful answer (default 200). */
   status?: number;
   handle(context: RouteContext<Body, Query, Params>): Promise<Result>;
@@ -70,6 +81,33 @@ function parse<T>(schema: ZodType<T> | undefined, value: unknown, where: string)
 }
 
 /**
+ * Reads `serverId` from the query (first) or the JSON body and checks it: a malformed value or `all` where the
+ * call does not take it is a 400, an id no server has is a 404, both in the API's error shape.
+ */
+async function resolveServerId(definition: AnyRoute, req: Request, runtime: Runtime): Promise<string | undefined> {
+  if (!definition.servers) return undefined;
+  const body = req.body as unknown;
+  const raw = req.query.serverId ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).serverId : undefined);
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const where = req.query.serverId === undefined ? 'body' : 'query';
+  const parsed = serverSelector.safeParse(raw);
+  if (!parsed.success) {
+    const problems = describeIssues(`${where}.serverId`, parsed.error);
+    throw AppError.badRequest(`Invalid request: ${problems.join('; ')}`, { problems });
+  }
+  if (parsed.data === ALL_SERVERS) {
+    if (definition.servers === 'all') return ALL_SERVERS;
+    const problem = `${where}.serverId: "all" is not accepted by this call; name one media server`;
+    throw AppError.badRequest(`Invalid request: ${problem}`, { problems: [problem] });
+  }
+  const id = parsed.data.toLowerCase();
+  if (!(await runtime.services.mediaServers.exists(id))) {
+    throw new AppError(404, 'media_server_not_found', `No media server has the Id ${id} (GET /api/mediaServers lists them)`);
+  }
+  return id;
+}
+
+/**
  * Mounts route definitions on an Express router: parse and validate (400 with what was wrong), check access,
  * call the handler, send JSON. Keeps every definition for the OpenAPI document and the route tests.
  */
@@ -93,7 +131,8 @@ export class ApiRoutes {
         const body = parse(definition.body, req.body ?? {}, 'body');
         const query = parse(definition.query, req.query, 'query');
         const params = parse(definition.params, req.params, 'params');
-        const result = await definition.handle({ body, query, params, principal, req, res, runtime: this.runtime });
+        const serverId = await resolveServerId(definition, req, this.runtime);
+        const result = await definition.handle({ body, query, params, serverId, principal, req, res, runtime: this.runtime });
         if (res.headersSent) return;
         res.status(definition.status ?? 200);
         if (result === undefined) res.end();

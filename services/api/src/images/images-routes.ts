@@ -11,7 +11,7 @@ import {
   type MediaServerLink,
   type Runtime,
 } from '@reelstat/core';
-import { deviceImageQuery, itemImageQuery } from '@reelstat/contract';
+import { ALL_SERVERS, deviceImageQuery, itemImageQuery } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 import { deviceIcon } from './device-icons.js';
 
@@ -24,8 +24,14 @@ import { deviceIcon } from './device-icons.js';
 const MAX_BYTES = 15 * 1024 * 1024;
 const clients = new Map<string, MediaServerClient>();
 
-async function client(runtime: Runtime): Promise<MediaServerClient> {
-  const link: MediaServerLink | undefined = await runtime.services.mediaServers.getDefault();
+async function client(runtime: Runtime, serverId: string | undefined, request: ImageRequest): Promise<MediaServerClient> {
+  const links = runtime.services.mediaServers;
+  // "All servers": the image comes from the server that has the item or user (the default one otherwise).
+  const holder = async () =>
+    (request.kind === 'item' ? await links.holderOf('item', request.itemId) : await links.holderOf('user', request.userId)) ??
+    (await links.getDefault());
+  const link: MediaServerLink | undefined =
+    serverId === ALL_SERVERS ? await holder() : serverId ? await links.get(serverId) : await links.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
   const key = `${link.id}|${link.url}|${link.apiKey}`;
   let found = clients.get(key);
@@ -46,8 +52,8 @@ class ByteCap extends Transform {
   }
 }
 
-async function proxy(runtime: Runtime, req: Request, res: Response, request: ImageRequest) {
-  const media = await client(runtime);
+async function proxy(runtime: Runtime, serverId: string | undefined, req: Request, res: Response, request: ImageRequest) {
+  const media = await client(runtime, serverId, request);
   const abort = new AbortController();
   req.on('close', () => abort.abort());
   let image;
@@ -90,9 +96,10 @@ function itemImageRoute(kind: 'Primary' | 'Backdrop') {
     tag: 'images',
     summary: `An item's ${kind === 'Primary' ? 'poster' : 'backdrop'} from the media server (id and sizes only; max 2000 px)`,
     access: 'public',
+    servers: 'all',
     query: itemImageQuery,
-    handle: ({ query, req, res, runtime }) =>
-      proxy(runtime, req, res, {
+    handle: ({ query, req, res, runtime, serverId }) =>
+      proxy(runtime, serverId, req, res, {
         kind: 'item',
         itemId: query.id,
         imageType: kind,
@@ -115,9 +122,10 @@ export const imagesRoutes = [
     tag: 'images',
     summary: "A media-server user's avatar (id and sizes only; max 2000 px)",
     access: 'public',
+    servers: 'all',
     query: itemImageQuery,
-    handle: ({ query, req, res, runtime }) =>
-      proxy(runtime, req, res, {
+    handle: ({ query, req, res, runtime, serverId }) =>
+      proxy(runtime, serverId, req, res, {
         kind: 'user',
         userId: query.id,
         fillWidth: query.fillWidth,

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { VERSION } from '@reelstat/core';
-import { errorAnswer } from '@reelstat/contract';
+import { errorAnswer, serverIdParameter } from '@reelstat/contract';
 import { route, type AnyRoute } from '../http/api-routes.js';
 
 /**
@@ -40,6 +40,25 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: schemaOf(errorAnswer, 'output') } },
 });
 
+/** A server-scoped call's body documents `serverId` too (it may come in the query or the body). */
+function bodySchema(definition: AnyRoute): JsonSchema {
+  const json = schemaOf(definition.body!, 'input');
+  if (!definition.servers || json.type !== 'object') return json;
+  const serverId = (schemaOf(serverIdParameter, 'input').properties as Record<string, JsonSchema>).serverId!;
+  const described =
+    definition.servers === 'all' ? serverId : { ...serverId, description: `${String(serverId.description)}; "all" is refused here` };
+  return { ...json, properties: { ...(json.properties as Record<string, JsonSchema>), serverId: described } };
+}
+
+function serverParameters(definition: AnyRoute) {
+  if (!definition.servers) return [];
+  return queryParameters(serverIdParameter, 'query').map((parameter) =>
+    definition.servers === 'all'
+      ? { ...parameter, description: `${parameter.description}; "all": every linked server` }
+      : { ...parameter, description: `${parameter.description}; "all" is refused here` },
+  );
+}
+
 export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const definition of definitions) {
@@ -49,16 +68,21 @@ export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
       summary: definition.summary,
       tags: [definition.tag],
       ...(definition.access === 'authenticated' ? {} : { security: [] }),
-      parameters: [...queryParameters(definition.query, 'query'), ...queryParameters(definition.params, 'path')],
-      ...(definition.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(definition.body, 'input') } } } }
-        : {}),
+      parameters: [
+        ...queryParameters(definition.query, 'query'),
+        ...serverParameters(definition),
+        ...queryParameters(definition.params, 'path'),
+      ],
+      ...(definition.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(definition) } } } } : {}),
       responses: {
         [String(definition.status ?? 200)]: definition.response
           ? { description: 'Success', content: { 'application/json': { schema: schemaOf(definition.response, 'output') } } }
           : { description: 'Success' },
-        ...(definition.body || definition.query || definition.params ? { 400: errorResponse('Bad input: what was wrong, per field') } : {}),
+        ...(definition.body || definition.query || definition.params || definition.servers
+          ? { 400: errorResponse('Bad input: what was wrong, per field') }
+          : {}),
         ...(definition.access === 'authenticated' ? { 401: errorResponse('No valid login token or API key') } : {}),
+        ...(definition.servers ? { 404: errorResponse('No media server has the serverId given (code media_server_not_found)') } : {}),
       },
     };
     paths[path] = { ...paths[path], [definition.method]: operation };

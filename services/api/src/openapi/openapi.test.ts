@@ -63,8 +63,17 @@ describe('OpenAPI document', () => {
   it('describes bodies, query parameters and answers from the zod schemas', async () => {
     const document = (await harness.call('GET', '/api-docs', { token })).body as Document;
     const history = document.paths['/api/getHistory']!.get!;
-    expect(history.parameters.map((parameter) => parameter.name).sort()).toEqual(['desc', 'filters', 'page', 'search', 'size', 'sort']);
-    expect(Object.keys(history.responses).sort()).toEqual(['200', '400', '401']);
+    expect(history.parameters.map((parameter) => parameter.name).sort()).toEqual([
+      'desc',
+      'filters',
+      'page',
+      'search',
+      'serverId',
+      'size',
+      'sort',
+    ]);
+    // 404: a serverId no media server has.
+    expect(Object.keys(history.responses).sort()).toEqual(['200', '400', '401', '404']);
     const cards = document.paths['/stats/getMostViewedByType']!.post!;
     expect(cards.requestBody).toMatchObject({
       content: { 'application/json': { schema: { properties: { type: { enum: ['Movie', 'Series', 'Audio'] } } } } },

@@ -20,12 +20,14 @@ import { imagesRoutes } from '../images/images-routes.js';
 import { activityRoutes } from '../activity/activity-routes.js';
 import { backupRoutes } from '../backup/backup-routes.js';
 import { webhooksRoutes } from '../webhooks/webhooks-routes.js';
+import { mediaServersRoutes } from '../media-servers/media-servers-routes.js';
 
 /** Every JSON route, one list per domain. Routes are thin: parse, authorise, call a core service. */
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
   const routes = new ApiRoutes(runtime).add(
     ...authRoutes,
     ...settingsRoutes,
+    ...mediaServersRoutes,
     ...apiKeysRoutes,
     ...statsRoutes,
     ...historyRoutes,

@@ -13,8 +13,9 @@ import {
 } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
-async function defaultServer(runtime: Runtime) {
-  const link = await runtime.services.mediaServers.getDefault();
+/** The server named by serverId (checked by the route layer), else the default one. */
+async function scopedServer(runtime: Runtime, serverId: string | undefined) {
+  const link = serverId ? await runtime.services.mediaServers.get(serverId) : await runtime.services.mediaServers.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
   return link;
 }
@@ -24,14 +25,15 @@ export const settingsRoutes = [
     method: 'get',
     path: '/api/getconfig',
     tag: 'settings',
-    summary: 'Configuration for the dashboard (never secrets)',
+    summary: 'Configuration for the dashboard (never secrets); the media-server fields are those of the serverId server',
     access: 'authenticated',
+    servers: 'one',
     response: configAnswer,
-    handle: async ({ runtime }) => {
+    handle: async ({ runtime, serverId }) => {
       const { mediaServers, settings, auth } = runtime.services;
       const { geolocation } = runtime.config;
       const [link, requireLogin, externalUrl, preferredAdmin, appUser] = await Promise.all([
-        mediaServers.getDefault(),
+        serverId ? mediaServers.get(serverId) : mediaServers.getDefault(),
         settings.get('REQUIRE_LOGIN'),
         settings.get('EXTERNAL_URL'),
         settings.get('PREFERRED_ADMIN'),
@@ -45,7 +47,8 @@ export const settingsRoutes = [
         MANAGED_BY: link?.managedBy ?? null,
         MANAGED_REF: link?.managedRef ?? null,
         settings: {
-          EXTERNAL_URL: externalUrl,
+          // Another server than the default keeps its external URL on its own link.
+          EXTERNAL_URL: link && !link.isDefault ? (link.externalUrl ?? '') : externalUrl,
           ServerID: link?.remoteServerId ?? null,
           preferred_admin: preferredAdmin,
           GEOLITE_ACCOUNT_ID: geolocation.accountId && geolocation.licenseKey ? geolocation.accountId : null,
@@ -80,10 +83,14 @@ export const settingsRoutes = [
     tag: 'settings',
     summary: 'The media server address users open in their browser (links to items)',
     access: 'authenticated',
+    servers: 'one',
     body: externalUrlBody,
     response: message,
-    handle: async ({ body, runtime }) => {
-      await runtime.services.settings.set('EXTERNAL_URL', body.ExternalUrl.replace(/\/+$/, ''));
+    handle: async ({ body, runtime, serverId }) => {
+      const link = serverId ? await runtime.services.mediaServers.get(serverId) : undefined;
+      const url = body.ExternalUrl.replace(/\/+$/, '');
+      if (link && !link.isDefault) await runtime.services.mediaServers.setExternalUrl(link.id, url || null);
+      else await runtime.services.settings.set('EXTERNAL_URL', url);
       return { message: 'External URL saved' };
     },
   }),
@@ -106,9 +113,10 @@ export const settingsRoutes = [
     tag: 'settings',
     summary: 'Administrators of the media server',
     access: 'authenticated',
+    servers: 'one',
     response: adminUsersAnswer,
-    handle: async ({ runtime }) => {
-      const link = await defaultServer(runtime);
+    handle: async ({ runtime, serverId }) => {
+      const link = await scopedServer(runtime, serverId);
       const users = await createMediaServerClient(link).getAdminUsers();
       return users.map((user) => ({ Id: user.Id, Name: user.Name ?? '' }));
     },

@@ -2,9 +2,11 @@ import { AppError, clientFor, fetchItem, TaskService, type Runtime } from '@reel
 import { fetchItemAnswer, fetchItemBody, messageAnswer, setExcludedLibrariesBody, trackedLibrariesAnswer } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
 
-async function defaultServer(runtime: Runtime) {
-  const link = await runtime.services.mediaServers.getDefault();
+/** The live server named by serverId, else the default one; archived servers are not synced. */
+async function scopedServer(runtime: Runtime, serverId: string | undefined) {
+  const link = serverId ? await runtime.services.mediaServers.get(serverId) : await runtime.services.mediaServers.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
+  if (link.archived) throw AppError.conflict(`The media server ${link.name} was removed; its history is kept but it is not synced`);
   return link;
 }
 
@@ -29,10 +31,11 @@ export const syncRoutes = [
     tag: 'sync',
     summary: 'Fetch one item missing from the database, with its parents (404 with the reason when the server does not have it)',
     access: 'authenticated',
+    servers: 'one',
     body: fetchItemBody,
     response: fetchItemAnswer,
-    handle: async ({ body, runtime }) => {
-      const link = await defaultServer(runtime);
+    handle: async ({ body, runtime, serverId }) => {
+      const link = await scopedServer(runtime, serverId);
       const item = await fetchItem(runtime.db, link, clientFor(link, runtime.logger), body.itemId);
       return {
         message: `${item.Name} fetched`,
@@ -46,8 +49,9 @@ export const syncRoutes = [
     tag: 'sync',
     summary: 'Libraries of the media server and whether the sync reads them',
     access: 'authenticated',
+    servers: 'one',
     response: trackedLibrariesAnswer,
-    handle: async ({ runtime }) => runtime.services.trackedLibraries.list(await defaultServer(runtime)),
+    handle: async ({ runtime, serverId }) => runtime.services.trackedLibraries.list(await scopedServer(runtime, serverId)),
   }),
   route({
     method: 'post',
@@ -55,8 +59,10 @@ export const syncRoutes = [
     tag: 'sync',
     summary: 'Flip a library between tracked and excluded; answers the updated list',
     access: 'authenticated',
+    servers: 'one',
     body: setExcludedLibrariesBody,
     response: trackedLibrariesAnswer,
-    handle: async ({ body, runtime }) => runtime.services.trackedLibraries.toggle(await defaultServer(runtime), body.libraryID),
+    handle: async ({ body, runtime, serverId }) =>
+      runtime.services.trackedLibraries.toggle(await scopedServer(runtime, serverId), body.libraryID),
   }),
 ];

@@ -6,6 +6,7 @@ import type { MediaServerLink } from '../media-servers/media-server-links.js';
 import { ActivityMetrics } from './activity-metrics.js';
 import { ServerMonitor } from './server-monitor.js';
 import { settingDefaults } from '../settings/app-settings.js';
+import { declaredIntervals } from './declared-intervals.js';
 
 /** How often the set of linked media servers is re-read (a server linked or removed at run time). */
 const SERVER_LIST_REFRESH_MS = 5000;
@@ -17,6 +18,7 @@ export const SESSIONS_UI_EVENT = 'sessions';
 const STANDBY_MAX_MS = 15 * 60_000;
 
 interface RunningMonitor {
+  /** The latest read of its link (settings such as declared intervals change without a restart). */
   link: MediaServerLink;
   monitor: ServerMonitor;
   /** Where its live sessions go (the activity monitor that owns it now; none while on standby). */
@@ -140,7 +142,9 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
         });
         // The interval runs from the start of one poll to the start of the next, so a slow /Sessions answer
         // does not stretch the cadence; a poll longer than the interval is followed at once, never overlapped.
-        const interval = result.playing ? intervals.activeSessionsInterval : intervals.idleInterval;
+        // A link's declared intervals (MediaStatsServer spec.activityMonitor) win over the installation's.
+        const own = declaredIntervals(monitors.get(link.id)?.link.settings ?? link.settings, intervals);
+        const interval = result.playing ? own.activeSessionsInterval : own.idleInterval;
         const delay = Math.max(0, interval - (Date.now() - pollStartedAt));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
@@ -176,6 +180,8 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
         monitors.delete(id);
         payloads.delete(id);
         await running.stop();
+      } else {
+        running.link = link;
       }
     }
     for (const link of links) if (!monitors.has(link.id) && !stopped) monitors.set(link.id, monitorOf(link));

@@ -116,13 +116,15 @@ export function foldConsecutive(records: PlaybackRecord[]): PlaybackRecord[] {
   return folded;
 }
 
-export async function queryHistory(db: Database, serverId: string, request: HistoryRequest) {
+/** One server's history, or with a list of server ids the history of all of them ("All servers"). */
+export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest) {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
     bind.push(value);
     return `$${bind.length}`;
   };
-  const where: string[] = ['server_id = $1'];
+  // One server keeps the statement of the SQL catalog; several compare against the list.
+  const where: string[] = [Array.isArray(serverId) ? 'server_id = ANY($1::uuid[])' : 'server_id = $1'];
   const { scope, filters } = request;
   if (scope.kind === 'user') where.push(`user_id = ${param(scope.id)}`);
   if (scope.kind === 'library') where.push(`library_id = ${param(scope.id)}`);
@@ -186,7 +188,11 @@ async function countRows(db: Database, where: string[], bind: unknown[]): Promis
 }
 
 /** Unfiltered counts come from play_totals (exact, kept with every write) instead of counting millions of rows. */
-async function countFromTotals(db: Database, serverId: string, scope: HistoryScope): Promise<number> {
+async function countFromTotals(db: Database, serverId: string | string[], scope: HistoryScope): Promise<number> {
+  if (Array.isArray(serverId)) {
+    const counts = await Promise.all(serverId.map((id) => countFromTotals(db, id, scope)));
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
   if (scope.kind === 'all') {
     const [row] = await db.query<{ count: number }>(
       `SELECT COALESCE(sum(plays), 0)::int AS count FROM play_totals WHERE server_id = $1 AND scope = 'user'`,

@@ -44,7 +44,8 @@ export class HistoryService {
     private readonly bus?: EventBus,
   ) {}
 
-  async page(scope: HistoryScope, query: HistoryQuery, serverId?: string) {
+  /** One server's plays (the default one when absent), or with a list of ids every listed server's ("All servers"). */
+  async page(scope: HistoryScope, query: HistoryQuery, serverId?: string | string[]) {
     const base = {
       current_page: query.page,
       size: query.size,
@@ -53,9 +54,14 @@ export class HistoryService {
       desc: query.desc,
       filters: query.filters,
     };
-    const server = await this.context.server(serverId);
-    if (!server) return { results: [], pages: 1, total: 0, total_exact: true, ...base };
-    const answer = await queryHistory(this.db, server.serverId, {
+    let serverIds: string[];
+    if (Array.isArray(serverId)) serverIds = serverId;
+    else {
+      const server = await this.context.server(serverId);
+      serverIds = server ? [server.serverId] : [];
+    }
+    if (serverIds.length === 0) return { results: [], pages: 1, total: 0, total_exact: true, ...base };
+    const answer = await queryHistory(this.db, serverIds.length === 1 ? serverIds[0]! : serverIds, {
       scope,
       page: query.page,
       size: query.size,

@@ -22,6 +22,8 @@ export interface MediaServerLink {
   suspended: boolean;
   /** Settings declared with the link (MediaStatsServer spec: libraries, intervals), as given. */
   settings: Record<string, unknown>;
+  /** Removed: not monitored, synced nor listed; its history stays readable by id. */
+  archived?: boolean;
 }
 
 interface LinkRow {
@@ -38,6 +40,7 @@ interface LinkRow {
   managed_ref: string | null;
   suspended: boolean;
   settings: Record<string, unknown>;
+  archived_at: Date | null;
 }
 
 export interface LinkInput {
@@ -69,6 +72,82 @@ export class MediaServerLinks {
   async get(id: string): Promise<MediaServerLink | undefined> {
     const [row] = await this.db.query<LinkRow>('SELECT * FROM media_servers WHERE id = $1', [id]);
     return row ? this.toLink(row) : undefined;
+  }
+
+  /** Whether a server has this id, archived ones included (their history can still be read). */
+  async exists(id: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM media_servers WHERE id = $1', [id]);
+    return rows.length > 0;
+  }
+
+  /**
+   * The live server that has this item or user ("All servers" lists mix servers; an image is fetched from the
+   * server its item or user belongs to). The default server first when several have the id.
+   */
+  async holderOf(kind: 'item' | 'user', id: string): Promise<MediaServerLink | undefined> {
+    const table = kind === 'item' ? 'items' : 'media_users';
+    const [row] = await this.db.query<LinkRow>(
+      `SELECT m.* FROM media_servers m WHERE m.archived_at IS NULL AND EXISTS (SELECT 1 FROM ${table} t WHERE t.server_id = m.id AND t.id = $1)
+       ORDER BY m.is_default DESC, m.created_at LIMIT 1`,
+      [id],
+    );
+    return row ? this.toLink(row) : undefined;
+  }
+
+  /** Adds another server from the Settings screen; the first live server becomes the default. */
+  async add(input: LinkInput): Promise<MediaServerLink> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const [hasDefault] = await this.db.query<{ id: string }>(
+        'SELECT id FROM media_servers WHERE is_default AND archived_at IS NULL',
+        [],
+        transaction,
+      );
+      const [row] = await this.db.query<LinkRow>(
+        `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, remote_server_id, version, is_default, managed_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [
+          randomUUID(),
+          input.name,
+          input.kind,
+          input.url,
+          this.secrets.seal(input.apiKey),
+          input.remoteServerId ?? null,
+          input.version ?? null,
+          !hasDefault,
+          input.managedBy ?? 'ui',
+        ],
+        transaction,
+      );
+      return this.toLink(row!);
+    });
+  }
+
+  /** Changes a server's name, address or key (history keeps referring to its id). */
+  async update(id: string, input: Partial<LinkInput>): Promise<MediaServerLink | undefined> {
+    const [row] = await this.db.query<LinkRow>(
+      `UPDATE media_servers SET name = COALESCE($2, name), kind = COALESCE($3, kind), url = COALESCE($4, url),
+         api_key_encrypted = COALESCE($5, api_key_encrypted), remote_server_id = COALESCE($6, remote_server_id),
+         version = COALESCE($7, version), updated_at = now()
+       WHERE id = $1 AND archived_at IS NULL RETURNING *`,
+      [
+        id,
+        input.name ?? null,
+        input.kind ?? null,
+        input.url ?? null,
+        input.apiKey === undefined ? null : this.secrets.seal(input.apiKey),
+        input.remoteServerId ?? null,
+        input.version ?? null,
+      ],
+    );
+    return row ? this.toLink(row) : undefined;
+  }
+
+  /** Makes a live server the default one (what calls without serverId act on). */
+  async setDefault(id: string): Promise<void> {
+    await this.db.sequelize.transaction(async (transaction) => {
+      await this.db.query('UPDATE media_servers SET is_default = false WHERE is_default AND id <> $1', [id], transaction);
+      await this.db.query('UPDATE media_servers SET is_default = true WHERE id = $1 AND archived_at IS NULL', [id], transaction);
+    });
   }
 
   async getDefault(): Promise<MediaServerLink | undefined> {
@@ -231,6 +310,7 @@ export class MediaServerLinks {
       managedRef: row.managed_ref,
       suspended: row.suspended,
       settings: row.settings,
+      archived: row.archived_at !== null,
     };
   }
 }

@@ -15,6 +15,7 @@ import { StatisticsContext } from '../stats/statistics-context.js';
 import { StatisticsService } from '../stats/statistics-service.js';
 import { HistoryService } from '../history/history-service.js';
 import { LibraryService } from '../library/library-service.js';
+import { AllServersReads } from '../stats/all-servers.js';
 import { BackupService } from '../backup/backup-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 
@@ -29,6 +30,8 @@ export interface Services {
   statistics: StatisticsService;
   history: HistoryService;
   library: LibraryService;
+  /** "All servers": the overviews summed or listed over every linked server. */
+  allServers: AllServersReads;
   backups: BackupService;
   webhooks: WebhookService;
   /** Seals the secrets kept in the database (media-server keys, webhook tokens). */
@@ -51,6 +54,8 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   const reads = new StatisticsContext(db, config.timeZone);
   const settings = new AppSettings(db);
   const secretBox = new SecretBox(config.encryptionKey);
+  const statistics = new StatisticsService(db, reads);
+  const history = new HistoryService(db, reads, bus);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
@@ -58,8 +63,9 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
     mediaServers: new MediaServerLinks(db, secretBox),
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
-    statistics: new StatisticsService(db, reads),
-    history: new HistoryService(db, reads, bus),
+    statistics,
+    history,
+    allServers: new AllServersReads(reads, statistics, history),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),
     webhooks: new WebhookService(db, secretBox, config.timeZone),

@@ -13,14 +13,7 @@ export async function linkMediaServer(
   input: { url: string; apiKey: string; managedBy?: MediaServerLink['managedBy'] },
   logger: Logger,
 ): Promise<MediaServerLink> {
-  // The probe cleans the address (scheme, trailing slash, Emby's /emby) and refuses unusable ones.
-  const typed = input.url.trim();
-  let probe;
-  try {
-    probe = await probeMediaServer(typed, input.apiKey);
-  } catch (error) {
-    throw toSetupError(error, typed, logger);
-  }
+  const probe = await checkMediaServer(input.url, input.apiKey, logger);
   const { url } = probe;
   const link = await links.saveDefault({
     name: probe.serverName || (probe.kind === 'emby' ? 'Emby' : 'Jellyfin'),
@@ -36,13 +29,28 @@ export async function linkMediaServer(
 }
 
 /**
+/**
+ * The probe of setup, for any server: reachable, key accepted, kind detected. Answers the probe (its cleaned
+ * URL, kind, version, name, remote id) or throws the AppError of SPEC.md §8's setup catalogue.
+ */
+export async function checkMediaServer(url: string, apiKey: string, logger?: Logger) {
+  // The probe cleans the address (scheme, trailing slash, Emby's /emby) and refuses unusable ones.
+  const typed = url.trim();
+  try {
+    return await probeMediaServer(typed, apiKey);
+  } catch (error) {
+    throw toSetupError(error, typed, logger);
+  }
+}
+
+/**
  * The setup answer says what the user can act on (wrong key, not a media server, unreachable, server error)
  * and echoes only the address they typed. The low-level cause (refused, timed out, DNS, TLS, the status or body
  * another host sent) goes to the log, not to the caller: the answer must not turn setup into a probe of what
  * answers where on the network.
  */
-function toSetupError(error: unknown, url: string, logger: Logger): AppError {
-  logger.warn(
+function toSetupError(error: unknown, url: string, logger?: Logger): AppError {
+  logger?.warn(
     { url, err: (error as Error)?.message, kind: error instanceof MediaServerError ? error.kind : 'unknown' },
     'media server check failed',
   );

@@ -38,6 +38,14 @@ export class StatisticsContext {
       : undefined;
   }
 
+  /** Ids of the live (not archived) servers, the default one first: what "All servers" reads. */
+  async liveServerIds(): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      'SELECT id FROM media_servers WHERE archived_at IS NULL ORDER BY is_default DESC, created_at',
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Runs a read against the server; without one the answer is `empty`, so the dashboard shows its empty states. */
   async withServer<T>(serverId: string | undefined, empty: T, read: (server: ServerContext) => Promise<T>): Promise<T> {
     const server = await this.server(serverId);

@@ -10,6 +10,7 @@
  *
  * Partial sync: only items saved (minDateLastSaved) since the last sync started; see partialSince().
  */
+import { declaredTracking } from './declared-libraries.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { MediaServerClient } from '../media-server/media-server-client.js';
@@ -86,7 +87,15 @@ export class LibrarySync {
     const libraries = (await this.client.getLibraries({ signal: this.signal }))
       .map((l) => ({ id: l.id, name: l.name, collection_type: (l.collectionType ?? 'mixed').toLowerCase() }))
       .filter((l) => !IGNORED_COLLECTION_TYPES.has(l.collection_type));
-    return this.repo.upsertLibraries(this.link.id, libraries);
+    const rows = await this.repo.upsertLibraries(this.link.id, libraries);
+    // Libraries declared tracked or untracked with the link (MediaStatsServer spec) win over the screen's flag.
+    for (const row of rows) {
+      const declared = declaredTracking(this.link.settings, row);
+      if (declared === undefined || declared === row.tracked) continue;
+      await this.repo.setLibraryTracked(this.link.id, row.id, declared);
+      row.tracked = declared;
+    }
+    return rows;
   }
 
   async full(): Promise<SyncSummary> {

@@ -1,4 +1,5 @@
 /** Which libraries the sync reads (SPEC.md "Library settings": GET /api/TrackedLibraries, POST /api/setExcludedLibraries). */
+import { declaredTracking } from './declared-libraries.js';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
@@ -49,6 +50,12 @@ export class TrackedLibraries {
   async toggle(link: MediaServerLink, libraryId: string): Promise<TrackedLibrary[]> {
     const current = (await this.repo.libraries(link.id)).find((l) => l.id === libraryId);
     if (!current) throw AppError.notFound(`Library ${libraryId} not found`);
+    if (declaredTracking(link.settings, current) !== undefined) {
+      const where = link.managedBy === 'kubernetes' ? `Kubernetes (${link.managedRef ?? 'MediaStatsServer'})` : 'the link settings';
+      throw AppError.conflict(
+        `Whether ${current.name} is tracked is managed by ${where}; change trackedLibraries/untrackedLibraries there`,
+      );
+    }
     await this.repo.setLibraryTracked(link.id, libraryId, !current.tracked);
     return toAnswer(await this.repo.libraries(link.id));
   }

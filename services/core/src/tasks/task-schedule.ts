@@ -5,6 +5,7 @@
 import { isAppError } from './is-app-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { TaskService } from './task-service.js';
+import { scheduledIntervals } from '../sync/declared-sync-intervals.js';
 import { DEFAULT_TASK_INTERVAL, type TaskDefinition, type TaskName } from './task-types.js';
 
 const TICK_MS = 5_000;
@@ -46,7 +47,8 @@ export function startTaskSchedule(runtime: Runtime, options: { tickMs?: number }
     }
     const due = dueTasks(
       service.registry.all,
-      await runtime.services.settings.get('TASK_INTERVALS'),
+      // A MediaStatsServer may ask for more frequent syncs than the installation's intervals.
+      scheduledIntervals(await runtime.services.settings.get('TASK_INTERVALS'), await runtime.services.mediaServers.list()),
       await service.runs.lastStarts(),
       startedAt,
       Date.now(),

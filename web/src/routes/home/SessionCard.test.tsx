@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderWithProviders, fakeFetch } from '../../test/render';
 import { SessionCard } from './SessionCard';
-import { visibleSessions } from './sessions-store';
+import { sessionsOfServer, visibleSessions } from './sessions-store';
 import type { Session } from '../../api/types';
 
 const NOW = Date.UTC(2026, 0, 1, 20, 0, 0);
@@ -90,6 +90,21 @@ describe('session card', () => {
     renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled now={NOW} />);
     fireEvent.click(screen.getByRole('button', { name: '8.8.8.8' }));
     expect(screen.getByRole('dialog', { name: 'Location of 8.8.8.8' })).toBeTruthy();
+  });
+
+  it('names its media server once several are linked, and nothing otherwise', () => {
+    const { unmount } = renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled={false} now={NOW} />);
+    expect(screen.queryByTestId('session-server')).toBeNull();
+    unmount();
+    renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled={false} now={NOW} serverName="Den Emby" />);
+    expect(screen.getByTestId('session-server').textContent).toBe('Den Emby');
+  });
+
+  it("keeps the selected server's sessions, every server's for All servers", () => {
+    const sessions = [episodeSession({ Id: 'a', ServerId: 'one' }), episodeSession({ Id: 'b', ServerId: 'two' })];
+    expect(sessionsOfServer(sessions, 'two').map((s) => s.Id)).toEqual(['b']);
+    expect(sessionsOfServer(sessions, 'all').map((s) => s.Id)).toEqual(['a', 'b']);
+    expect(sessionsOfServer(sessions, undefined).map((s) => s.Id)).toEqual(['a', 'b']);
   });
 
   it('never links a private IP', () => {

@@ -30,11 +30,14 @@ export function SessionCard({
   detail = false,
   geolocationEnabled,
   now = Date.now(),
+  serverName,
 }: {
   session: Session;
   detail?: boolean;
   geolocationEnabled: boolean;
   now?: number;
+  /** The media server playing it, shown once several are linked. */
+  serverName?: string | undefined;
 }) {
   const { t } = useTranslation();
   const [hour12] = usePreference(STORAGE.hour12, false);
@@ -71,6 +74,11 @@ export function SessionCard({
           <div className="truncate text-gray-400">
             {session.Client} {session.ApplicationVersion}
           </div>
+          {serverName && (
+            <div className="truncate text-xs text-blue-300" data-testid="session-server">
+              {serverName}
+            </div>
+          )}
         </div>
         <span
           aria-label={play.IsPaused ? t('home.session.paused') : t('home.session.playing')}

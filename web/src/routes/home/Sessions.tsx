@@ -4,7 +4,9 @@ import { useSocketEvent } from '../../socket/socket';
 import type { Session } from '../../api/types';
 import { useConfig } from '../../api/auth';
 import { SessionCard } from './SessionCard';
-import { useSessionsStore, visibleSessions } from './sessions-store';
+import { sessionsOfServer, useSessionsStore, visibleSessions } from './sessions-store';
+import { useMediaServers } from '../../api/media-servers';
+import { useServerSelection } from '../../store/server-selection';
 
 /** The IP link needs geolocation to be configured (SPEC.md §2: an account id, or here also a local database). */
 export function useGeolocationEnabled(): boolean {
@@ -22,7 +24,12 @@ export function SessionsSection({ detail = false }: { detail?: boolean }) {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  const shown = visibleSessions(sessions ?? []);
+  // The socket pushes every server's sessions: show the selected server's (all of them for "All servers").
+  const servers = useMediaServers().data ?? [];
+  const selected = useServerSelection((state) => state.selected);
+  const scope = selected ?? servers.find((server) => server.IsDefault)?.Id;
+  const serverNames = new Map(servers.map((server) => [server.Id, server.Name]));
+  const shown = sessionsOfServer(visibleSessions(sessions ?? []), scope);
   return (
     <section aria-labelledby="sessions-title" className="mb-8">
       <h2 id="sessions-title" className="mb-3 text-lg font-semibold text-white">
@@ -35,7 +42,14 @@ export function SessionsSection({ detail = false }: { detail?: boolean }) {
       ) : (
         <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
           {shown.map((session) => (
-            <SessionCard key={session.Id} session={session} detail={detail} geolocationEnabled={geolocationEnabled} now={now} />
+            <SessionCard
+              key={`${session.ServerId ?? ''}/${session.Id}`}
+              session={session}
+              detail={detail}
+              geolocationEnabled={geolocationEnabled}
+              now={now}
+              serverName={servers.length > 1 ? serverNames.get(session.ServerId ?? '') : undefined}
+            />
           ))}
         </div>
       )}

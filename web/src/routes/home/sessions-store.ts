@@ -11,3 +11,12 @@ export const useSessionsStore = create<{ sessions: Session[] | null; set: (sessi
 export function visibleSessions(sessions: readonly Session[]): Session[] {
   return sessions.filter((session) => session.NowPlayingItem).sort((a, b) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0));
 }
+
+/**
+ * The sessions of the selected server: the socket pushes every server's. `scope` is a server Id, 'all' for
+ * every server, or undefined while the server list is unknown (then nothing is hidden).
+ */
+export function sessionsOfServer(sessions: readonly Session[], scope: string | undefined): Session[] {
+  if (!scope || scope === 'all') return [...sessions];
+  return sessions.filter((session) => session.ServerId === scope);
+}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../i18n/locales';
 import { STORAGE, usePreference } from '../../store/preferences';
 import { MediaServerForm } from './MediaServerForm';
+import { MediaServers } from './MediaServers';
 import { SecurityForm } from './SecurityForm';
 import { ActivityMonitorForm } from './ActivityMonitorForm';
 import { TasksTable } from './TasksTable';
@@ -50,6 +51,9 @@ function Preferences() {
 export function GeneralSettings() {
   return (
     <div className="space-y-8">
+      <section className="card">
+        <MediaServers />
+      </section>
       <section className="card">
         <MediaServerForm />
       </section>

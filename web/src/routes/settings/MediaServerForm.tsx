@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAdminUsers, setConfig, setExternalUrl, setPreferredAdmin } from '../../api/settings';
 import { useConfig } from '../../api/auth';
+import { useMediaServers } from '../../api/media-servers';
 import { errorMessage } from '../../api/client';
 import { PasswordInput } from '../setup/PasswordInput';
 import { FormStatus } from './FormStatus';
@@ -14,6 +15,7 @@ export function MediaServerForm() {
   const queryClient = useQueryClient();
   const config = useConfig();
   const admins = useAdminUsers();
+  const severalServers = (useMediaServers().data?.length ?? 0) > 1;
   const managed = config.data?.MANAGED_BY && config.data.MANAGED_BY !== 'ui' ? config.data.MANAGED_BY : null;
   // "Managed by Kubernetes (namespace/name)": the MediaStatsServer to edit instead.
   const managedBy = managed === 'kubernetes' ? `Kubernetes${config.data?.MANAGED_REF ? ` (${config.data.MANAGED_REF})` : ''}` : managed;
@@ -44,38 +46,41 @@ export function MediaServerForm() {
 
   return (
     <div className="space-y-6">
-      <form
-        className="space-y-3"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          void run('server', () => setConfig(host.trim(), key.trim()));
-        }}
-      >
-        <h3 className="font-semibold text-white">{t('settings.general.mediaServer')}</h3>
-        {managed && <p className="text-sm text-amber-300">{t('settings.general.managedBy', { by: managedBy })}</p>}
-        <div>
-          <label htmlFor="settings-host" className="label">
-            {t('settings.general.serverUrl')}
-          </label>
-          <input
-            id="settings-host"
-            className="input"
-            value={host}
-            onChange={(e) => setHost(e.target.value)}
-            disabled={Boolean(managed)}
-            required
-          />
-        </div>
-        {!managed && (
-          <PasswordInput id="settings-key" label={t('settings.general.apiKey')} value={key} onChange={setKey} autoComplete="off" />
-        )}
-        <FormStatus status={status.server ?? null} />
-        {!managed && (
-          <button type="submit" className="btn-primary" disabled={busy === 'server'}>
-            {busy === 'server' ? t('common.validating') : t('common.save')}
-          </button>
-        )}
-      </form>
+      {/* With several servers, the server list above edits addresses and keys; this form is the single-server one. */}
+      {!severalServers && (
+        <form
+          className="space-y-3"
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault();
+            void run('server', () => setConfig(host.trim(), key.trim()));
+          }}
+        >
+          <h3 className="font-semibold text-white">{t('settings.general.mediaServer')}</h3>
+          {managed && <p className="text-sm text-amber-300">{t('settings.general.managedBy', { by: managedBy })}</p>}
+          <div>
+            <label htmlFor="settings-host" className="label">
+              {t('settings.general.serverUrl')}
+            </label>
+            <input
+              id="settings-host"
+              className="input"
+              value={host}
+              onChange={(e) => setHost(e.target.value)}
+              disabled={Boolean(managed)}
+              required
+            />
+          </div>
+          {!managed && (
+            <PasswordInput id="settings-key" label={t('settings.general.apiKey')} value={key} onChange={setKey} autoComplete="off" />
+          )}
+          <FormStatus status={status.server ?? null} />
+          {!managed && (
+            <button type="submit" className="btn-primary" disabled={busy === 'server'}>
+              {busy === 'server' ? t('common.validating') : t('common.save')}
+            </button>
+          )}
+        </form>
+      )}
       <form
         className="space-y-3"
         onSubmit={(event: FormEvent) => {

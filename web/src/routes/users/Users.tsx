@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAllUserActivity } from '../../api/stats';
+import { useServerSelection } from '../../store/server-selection';
 import { setUntrackedUser, useUntrackedUsers } from '../../api/users';
 import { errorMessage } from '../../api/client';
 import type { UserActivityRow } from '../../api/types';
@@ -63,6 +64,13 @@ export default function Users() {
   const queryClient = useQueryClient();
   const query = useAllUserActivity();
   const untracked = useUntrackedUsers();
+  const selectServer = useServerSelection((state) => state.select);
+  /** A user of another server (listed with "All servers") opens with that server selected. */
+  const openServerOf = (serverId: string | undefined) => {
+    if (!serverId) return;
+    selectServer(serverId);
+    void queryClient.resetQueries({ predicate: (entry) => entry.queryKey[0] !== 'media-servers' });
+  };
   const [size, setSize] = usePreference(STORAGE.pageSize, 10);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<UserSort>('LastSeen');
@@ -74,7 +82,8 @@ export default function Users() {
   }, []);
   const rows = useMemo(() => {
     const untrackedIds = new Set(untracked.data ?? []);
-    const withTracked = (query.data ?? []).map((row) => ({ ...row, Tracked: !untrackedIds.has(row.UserId) }));
+    // With "All servers" each row names its server and carries its own Tracked flag.
+    const withTracked = (query.data ?? []).map((row) => ({ ...row, Tracked: row.ServerId ? row.Tracked : !untrackedIds.has(row.UserId) }));
     const needle = search.trim().toLowerCase();
     const found = needle
       ? withTracked.filter((row) => row.UserName.toLowerCase().includes(needle) || (row.LastWatched ?? '').toLowerCase().includes(needle))
@@ -84,10 +93,11 @@ export default function Users() {
   const pages = Math.max(1, Math.ceil(rows.length / size));
   const shown = rows.slice((Math.min(page, pages) - 1) * size, Math.min(page, pages) * size);
 
-  async function toggleTracked(userId: string) {
+  async function toggleTracked(userId: string, serverId?: string) {
     try {
-      const list = await setUntrackedUser(userId);
-      queryClient.setQueryData(['untracked-users'], list);
+      const list = await setUntrackedUser(userId, serverId);
+      if (serverId) await queryClient.invalidateQueries({ queryKey: ['stats', 'all-user-activity'] });
+      else queryClient.setQueryData(['untracked-users'], list);
     } catch (error) {
       toast.error(errorMessage(error));
     }
@@ -138,12 +148,12 @@ export default function Users() {
             </thead>
             <tbody>
               {shown.map((row) => (
-                <tr key={row.UserId} data-testid="user-row">
+                <tr key={`${row.ServerId ?? ''}/${row.UserId}`} data-testid="user-row">
                   <td>
                     <Avatar userId={row.UserId} hasImage={Boolean(row.PrimaryImageTag)} name={row.UserName} />
                   </td>
                   <td>
-                    <Link className="link" to={`/users/${row.UserId}`}>
+                    <Link className="link" to={`/users/${row.UserId}`} onClick={() => openServerOf(row.ServerId)}>
                       {row.UserName}
                     </Link>
                   </td>
@@ -154,7 +164,7 @@ export default function Users() {
                       aria-pressed={row.Tracked}
                       aria-label={t('users.trackedToggle', { name: row.UserName })}
                       title={row.Tracked ? t('users.tracked') : t('users.untracked')}
-                      onClick={() => void toggleTracked(row.UserId)}
+                      onClick={() => void toggleTracked(row.UserId, row.ServerId)}
                     >
                       {row.Tracked ? '●' : '○'}
                     </button>

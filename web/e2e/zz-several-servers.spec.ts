@@ -1,0 +1,103 @@
+import { expect, test, type Page } from '@playwright/test';
+import { adminToken, api, ensureReady, openLoggedIn, until } from './helpers.js';
+import { SIM_API_KEY, startSimulator, type Started } from './stack.js';
+
+/**
+ * Several media servers: an Emby simulator added from Settings next to the suite's server, then the switcher
+ * in the app shell scopes the users table to one server or shows every server's users. Runs last (zz-): the
+ * added server is removed at the end, and other specs expect one linked server.
+ */
+let emby: Started;
+const EMBY_ONLY_USER = 'Den Guest';
+
+test.beforeAll(async () => {
+  await ensureReady();
+  emby = await startSimulator({ flavor: 'emby', seed: 7 });
+  // A user only the Emby server has, so each server's users table can be told apart.
+  const added = await fetch(new URL('/__control/users', emby.url), {
+    method: 'POST',
+    headers: { 'X-Emby-Token': SIM_API_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: EMBY_ONLY_USER }),
+  });
+  expect(added.status).toBe(201);
+});
+
+test.afterAll(async () => {
+  const token = await adminToken();
+  const servers = await api<Array<{ Id: string; Kind: string; IsDefault: boolean }>>('/api/mediaServers', { token });
+  for (const server of servers.filter((s) => !s.IsDefault)) await api(`/api/mediaServers/${server.Id}`, { method: 'DELETE', token });
+  await emby?.stop();
+});
+
+/** Rows of the users table whose user link is exactly this name (names can contain one another). */
+const rowsNamed = (page: Page, name: string) => page.getByTestId('user-row').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+interface UserRow {
+  UserName: string;
+}
+
+test('adding a server in Settings, then switching between servers and All servers', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openLoggedIn(page, '/settings');
+  const add = page.getByRole('form', { name: 'Add a server' });
+  await add.getByLabel('Server URL').fill(emby.url);
+  await add.getByLabel('API key').fill('not-the-key');
+  await add.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText('Connection failed: The media server rejected the API key')).toBeVisible();
+  await add.getByLabel('API key').fill(SIM_API_KEY);
+  await add.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText(/Connection works: Emby/)).toBeVisible();
+  await add.getByLabel('Name (optional)').fill('Den Emby');
+  await add.getByRole('button', { name: 'Add a server' }).click();
+  await expect(page.getByText('Den Emby added; a full sync has started')).toBeVisible();
+  await expect(page.getByTestId('media-server-row')).toHaveCount(2);
+
+  // The users of each server, from the API, once the new server's sync has stored them.
+  const token = await adminToken();
+  const servers = await api<Array<{ Id: string; Name: string; IsDefault: boolean }>>('/api/mediaServers', { token });
+  const den = servers.find((server) => server.Name === 'Den Emby')!;
+  const embyUsers = await until(
+    'the Emby users',
+    async () => {
+      const rows = await api<UserRow[]>(`/stats/getAllUserActivity?serverId=${den.Id}`, { token });
+      return rows.length > 0 ? rows.map((row) => row.UserName) : undefined;
+      // The sync waits for the suite's first one to end, and an empty answer may be cached for a minute.
+    },
+    200_000,
+  );
+  const defaultUsers = (await api<UserRow[]>('/stats/getAllUserActivity', { token })).map((row) => row.UserName);
+  expect(defaultUsers).not.toContain(EMBY_ONLY_USER);
+  const onlyEmby = EMBY_ONLY_USER;
+  // Both simulators generate the same names; the default server's table is told apart by its row count.
+  const shared = defaultUsers.find((name) => embyUsers.includes(name))!;
+
+  const switcher = page.getByTestId('server-switcher');
+  await expect(switcher).toBeVisible();
+  await switcher.selectOption({ label: 'Den Emby' });
+  await page.getByRole('link', { name: 'Users' }).click();
+  const search = page.getByRole('searchbox', { name: 'Search users' });
+  await search.fill(onlyEmby);
+  await expect(rowsNamed(page, onlyEmby)).toHaveCount(1);
+  await search.fill(shared);
+  await expect(rowsNamed(page, shared)).toHaveCount(1);
+
+  // Remembered in the browser.
+  await page.reload();
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  const searchAll = page.getByRole('searchbox', { name: 'Search users' });
+  // The user both servers have is listed twice (once per server), the Emby-only one once.
+  await searchAll.fill(shared);
+  await expect(rowsNamed(page, shared)).toHaveCount(2);
+  await searchAll.fill(onlyEmby);
+  await expect(rowsNamed(page, onlyEmby)).toHaveCount(1);
+
+  // Back to the default server: the Emby server's users are gone from the table.
+  const defaultServer = servers.find((server) => server.IsDefault)!;
+  await page.getByTestId('server-switcher').selectOption({ label: `${defaultServer.Name} (default)` });
+  await searchAll.fill(onlyEmby);
+  await expect(rowsNamed(page, onlyEmby)).toHaveCount(0);
+  await searchAll.fill(shared);
+  await expect(rowsNamed(page, shared)).toHaveCount(1);
+});
