@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import { AppSettings } from '../settings/app-settings.js';
 import { BackupService } from './backup-service.js';
 import { DirectoryBackupStore } from './directory-backup-store.js';
-import { seedSample, tableChecksums } from '../test-support/backup-checks.js';
+import { schemaShape, seedSample, tableChecksums } from '../test-support/backup-checks.js';
 import { findRollupDifferences } from '../history/rollup-invariant.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000b1';
@@ -40,6 +40,8 @@ describe('backup and restore', () => {
 
   it(`round trip of ${PLAYS} plays: backup → wipe → restore gives every table back, and the rollups agree with the history`, async () => {
     const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
+    expect(shape.index).toContainEqual(expect.stringMatching(/^history_search_trgm: /));
     expect(before.playback_history!.rows).toBe(PLAYS);
     const progress: number[] = [];
     const { stored } = await backups.backup({ onProgress: (p) => progress.push(p.rowsWritten) });
@@ -51,6 +53,8 @@ describe('backup and restore', () => {
     expect(summary).toMatchObject({ kind: 'reelstat', tables: { playback_history: PLAYS, items: 1000, media_streams: 2000 } });
     expect(await tableChecksums(db)).toEqual(before);
     expect(await findRollupDifferences(db)).toEqual([]);
+    // The new tables were swapped in by renames: same indexes, keys, triggers and sequences as before.
+    expect(await schemaShape(db)).toEqual(shape);
     const [rollups] = await db.query<{ plays: number }>('SELECT sum(plays)::int AS plays FROM play_rollups_daily');
     expect(rollups!.plays).toBe(PLAYS);
     // New plays continue after the restored ids.
@@ -78,11 +82,13 @@ describe('backup and restore', () => {
     ]);
     expect(manifest.excluded).toEqual(['playback_history', 'media_users']);
     const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
     await db.query(`UPDATE items SET name = 'changed' WHERE id = 'movie-1' RETURNING 1`);
     await backups.restore(stored.name);
     // Items come back from the file; history and users (not in it) are untouched.
     expect(await tableChecksums(db)).toEqual({ ...before, app_settings: (await tableChecksums(db)).app_settings });
     expect(await findRollupDifferences(db)).toEqual([]);
+    expect(await schemaShape(db)).toEqual(shape);
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 240_000);
 
@@ -150,10 +156,11 @@ describe('backup and restore', () => {
   it('a concurrent second restore is refused with a 409', async () => {
     await settings.set('BACKUP_EXCLUDED_TABLES', ['playback_history']);
     const { stored } = await backups.backup();
-    const first = backups.restore(stored.name);
-    const second = backups.restore(stored.name).catch((error: unknown) => error);
-    const [, refused] = await Promise.all([first, second]);
-    expect(refused).toMatchObject({ status: 409, message: 'A restore is already running; wait for it to finish' });
+    // Whichever takes the lock first runs; the other is refused.
+    const outcomes = await Promise.allSettled([backups.restore(stored.name), backups.restore(stored.name)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ status: 409, message: 'A restore is already running; wait for it to finish' });
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 120_000);
 
