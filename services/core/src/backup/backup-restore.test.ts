@@ -10,6 +10,7 @@ import { BackupService } from './backup-service.js';
 import { DirectoryBackupStore } from './directory-backup-store.js';
 import { schemaShape, seedSample, tableChecksums } from '../test-support/backup-checks.js';
 import { findRollupDifferences } from '../history/rollup-invariant.js';
+import { buildDeferredIndexes } from './deferred-indexes.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000b1';
 const PLAYS = 100_000;
@@ -65,6 +66,25 @@ describe('backup and restore', () => {
     expect(next!.id).toBe(PLAYS + 1);
     await db.query(`DELETE FROM playback_history WHERE play_key = 'after' RETURNING 1`);
   }, 240_000);
+
+  it('builds an index a restore deferred when the process that was building it stopped (the next start resumes it)', async () => {
+    const [index] = await db.query<{ definition: string }>(
+      `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'history_search_trgm'`,
+    );
+    // As a kill right after the swap leaves it: the row written in the swap, the index not built (or invalid).
+    await db.query('DROP INDEX history_search_trgm');
+    await db.query(`INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_trgm', 'playback_history', $1)`, [
+      index!.definition,
+    ]);
+    expect(await buildDeferredIndexes(db.url)).toBe(1);
+    const [after] = await db.query<{ definition: string; valid: boolean }>(
+      `SELECT pg_get_indexdef(i.indexrelid) AS definition, i.indisvalid AS valid FROM pg_index i
+       WHERE i.indexrelid = 'public.history_search_trgm'::regclass`,
+    );
+    expect(after).toEqual({ definition: index!.definition, valid: true });
+    expect(await db.query('SELECT name FROM deferred_indexes')).toEqual([]);
+    expect(await buildDeferredIndexes(db.url)).toBe(0);
+  }, 120_000);
 
   it('leaves excluded tables out of the backup, and keeps their current rows on restore', async () => {
     await settings.set('BACKUP_EXCLUDED_TABLES', ['playback_history', 'media_users']);

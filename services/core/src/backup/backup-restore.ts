@@ -9,6 +9,8 @@ import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
 import { type LineReader } from './line-reader.js';
+import { buildDeferredIndexes } from './deferred-indexes.js';
+import { openRestoreWorker } from './restore-lock.js';
 import { STAGING_SCHEMA, StagingTables } from './staging-tables.js';
 import { quoteIdent, readColumns, type ColumnInfo } from './table-columns.js';
 
@@ -31,9 +33,27 @@ const bad = (message: string) => AppError.badRequest(message);
 /** The derived tables a restored history comes with: built from the staged rows, swapped in with them. */
 const ROLLUP_TABLES = ['play_rollups', 'play_totals', 'play_rollups_daily'] as const;
 /** Index builds at once (one PostgreSQL backend each): the bulk of a large restore's time. */
-const PARALLEL_INDEX_BUILDS = 2;
-/** PostgreSQL's sort memory per index build (server side; Reelstat's own memory is unaffected). */
-const INDEX_BUILD_MEMORY = '512MB';
+const PARALLEL_BUILDS = 2;
+/**
+ * PostgreSQL's memory for the restore's sessions: sorts of index builds, and the hash aggregates of the rollups
+ * and reference checks (in memory rather than spilled to disk). Server side; Reelstat's own memory is unaffected.
+ */
+const sessionSettings = `SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'`;
+
+/** Runs jobs on `first` and up to PARALLEL_BUILDS - 1 more connections, each taking the next job when free. */
+async function inParallel(jobs: Array<(client: pg.Client) => Promise<void>>, first: pg.Client, open: () => Promise<pg.Client>): Promise<void> {
+  let next = 0;
+  const worker = async (client: pg.Client) => {
+    while (next < jobs.length) await jobs[next++]!(client);
+  };
+  const more: pg.Client[] = [];
+  try {
+    for (let i = 1; i < Math.min(PARALLEL_BUILDS, jobs.length); i++) more.push(await open());
+    await Promise.all([worker(first), ...more.map(worker)]);
+  } finally {
+    await Promise.all(more.map((client) => client.end().catch(() => undefined)));
+  }
+}
 
 /**
  * Restores a Reelstat backup so that a bad file or a failure (or a kill) at any moment leaves the previous
@@ -42,16 +62,11 @@ const INDEX_BUILD_MEMORY = '512MB';
  *    the header, the tables, the columns and every value's type (COPY) — nothing live is touched;
  * 2. check keys and references, build the rollups and totals from the staged history, then every index,
  *    key, foreign key and trigger the live tables have — still nothing live is touched;
- * 3. one short transaction swaps the new tables in by renames and commits.
- * `connect` opens further connections for parallel index builds; `client` holds the restore lock
- * (openRestoreSession).
+ * 3. one short transaction swaps the new tables in by renames and commits;
+ * 4. after the commit, the indexes left out (GIN) are built with CREATE INDEX CONCURRENTLY.
+ * `client` holds the restore lock (openRestoreSession); `url` opens more connections (parallel builds).
  */
-export async function restoreReelstatBackup(
-  client: pg.Client,
-  lines: LineReader,
-  hooks: RestoreHooks = {},
-  connect?: () => Promise<pg.Client>,
-): Promise<RestoreSummary> {
+export async function restoreReelstatBackup(client: pg.Client, url: string, lines: LineReader, hooks: RestoreHooks = {}): Promise<RestoreSummary> {
   const manifest = await readHeader(lines);
   const knownColumns = await readColumns(
     client,
@@ -69,8 +84,7 @@ export async function restoreReelstatBackup(
     ...(withHistory ? ROLLUP_TABLES : []),
   ];
   const staging = new StagingTables(client, replaced);
-  const indexMemory = `SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`;
-  await client.query(indexMemory);
+  await client.query(sessionSettings);
   try {
     await staging.create();
     await client.query(`CREATE UNLOGGED TABLE ${STAGING_SCHEMA}.media_servers (LIKE public.media_servers INCLUDING DEFAULTS)`);
@@ -101,23 +115,45 @@ export async function restoreReelstatBackup(
     hooks.signal?.throwIfAborted();
     hooks.onProgress?.(70, 'Checking keys and references');
     await checkKeysAndReferences(client, staging, loaded);
+    await staging.addForeignKeys();
+    // Rollups (from the staged history) and index builds share PARALLEL_BUILDS connections.
+    const builds: Array<{ step: string; run: (builder: pg.Client) => Promise<unknown> }> = [];
     if (withHistory) {
-      hooks.onProgress?.(72, 'Rebuilding rollups and totals');
-      await buildRollups(client, staging);
+      builds.push({
+        step: 'Rebuilding rollups and totals',
+        run: async (builder) => {
+          await buildRollups(builder, staging);
+          for (const table of ROLLUP_TABLES) for (const index of staging.indexBuilds(table)) await builder.query(index.sql);
+        },
+      });
     }
-    hooks.signal?.throwIfAborted();
-    hooks.onProgress?.(75, 'Building indexes');
-    const openIndexBuilder = async () => {
-      const builder = await (connect ?? (() => Promise.reject(new Error('no connection for index builds'))))();
-      await builder.query(indexMemory);
-      return builder;
-    };
-    await staging.finish(openIndexBuilder, connect ? PARALLEL_INDEX_BUILDS : 1, (message) => hooks.onProgress?.(80, message));
+    for (const table of replaced.filter((t) => !(ROLLUP_TABLES as readonly string[]).includes(t)).reverse()) {
+      for (const index of staging.indexBuilds(table)) builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
+    }
+    let started = 0;
+    await inParallel(
+      builds.map((build) => async (builder: pg.Client) => {
+        hooks.signal?.throwIfAborted();
+        hooks.onProgress?.(72 + (started++ / builds.length) * 22, build.step);
+        await build.run(builder);
+      }),
+      client,
+      async () => {
+        const builder = await openRestoreWorker(url);
+        await builder.query(sessionSettings);
+        return builder;
+      },
+    );
+    await staging.addTriggersAndAnalyze();
     hooks.signal?.throwIfAborted();
     hooks.onProgress?.(95, 'Swapping the restored data in');
     await swap(client, staging, loaded);
-    hooks.onProgress?.(98, 'Checking references');
+    hooks.onProgress?.(96, 'Restored; checking references');
     await staging.validate();
+    if (staging.deferred.length) {
+      hooks.onProgress?.(97, 'Restored; building the search index (search works meanwhile, slower)');
+      await buildDeferredIndexes(url);
+    }
     hooks.onProgress?.(100, 'Restore complete');
     return {
       kind: 'reelstat',
@@ -274,7 +310,7 @@ async function checkKeysAndReferences(
   }
 }
 
-/** Rollups, their daily level and the totals of the staged history: one set-based INSERT each. */
+/** Rollups, their daily level and the totals of the staged history: one set-based INSERT each, then their keys. */
 async function buildRollups(client: pg.Client, staging: StagingTables): Promise<void> {
   const into = (table: string) => `${STAGING_SCHEMA}.${quoteIdent(table)}`;
   await client.query(
@@ -286,7 +322,7 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,
   );
-  for (const table of ROLLUP_TABLES) await staging.addKeys(table);
+  for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }
 
 /**

@@ -15,7 +15,7 @@ import { DirectoryBackupStore } from './directory-backup-store.js';
 import { inspectBackupFile } from './inspect-backup.js';
 import { importJellystatBackup, type JellystatImportSummary } from './jellystat/jellystat-import.js';
 import { LineReader } from './line-reader.js';
-import { openRestoreSession, openRestoreWorker } from './restore-lock.js';
+import { openRestoreSession } from './restore-lock.js';
 import { S3BackupStore } from './s3-backup-store.js';
 import { startsWith } from './stream-start.js';
 
@@ -104,7 +104,7 @@ export class BackupService {
     const client = await openRestoreSession(this.db.url);
     try {
       const { first, stream } = await startsWith(this.open(await this.store.read(name), name));
-      if (first === '{') return await restoreReelstatBackup(client, new LineReader(stream), hooks, () => openRestoreWorker(this.db.url));
+      if (first === '{') return await restoreReelstatBackup(client, this.db.url, new LineReader(stream), hooks);
       if (first === '[') {
         const server = await this.db.query<{ id: string }>('SELECT id FROM media_servers ORDER BY is_default DESC, created_at LIMIT 1');
         if (!server[0]) throw AppError.conflict('Link a media server before importing a Jellystat backup: its data is imported into it');

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { deferIndexes, deferredIndexesOf, type DeferredIndex } from './deferred-indexes.js';
 import { quoteIdent } from './table-columns.js';
 
 /** Where a restore builds its new tables, beside the live ones. */
@@ -25,6 +26,10 @@ interface TableShape {
 }
 
 const live = (table: string) => `public.${quoteIdent(table)}`;
+/** How the catalog writes a qualified name (no quotes for plain names). */
+const plain = (qualified: string) => qualified.replace(/"/g, '');
+/** Indexes built after the swap rather than before it. */
+const DEFERRED = /\bUSING gin\b/;
 const staged = (table: string) => `${STAGING_SCHEMA}.${quoteIdent(table)}`;
 
 /** Replaces exactly one occurrence of `from` (a definition that does not name its table as expected is a bug). */
@@ -60,50 +65,47 @@ export class StagingTables {
   }
 
   /** The key constraints of one table (a duplicate key in the file fails here: PostgreSQL error 23505). */
-  async addKeys(table: string): Promise<void> {
+  async addKeys(table: string, client = this.client): Promise<void> {
     for (const key of this.shape(table).keys) {
-      await this.client.query(`ALTER TABLE ${staged(table)} ADD CONSTRAINT ${quoteIdent(key.name)} ${key.definition}`);
+      await client.query(`ALTER TABLE ${staged(table)} ADD CONSTRAINT ${quoteIdent(key.name)} ${key.definition}`);
+    }
+  }
+
+  /** Foreign keys between replaced tables (their rows are checked here: both tables are staged). */
+  async addForeignKeys(): Promise<void> {
+    for (const table of this.replaced) {
+      for (const fk of this.shape(table).foreignKeys.filter((f) => this.isReplaced(f.references))) {
+        const target = fk.references.replace(/^public\./, '');
+        const definition = retarget(fk.definition, `REFERENCES ${plain(live(target))}(`, `REFERENCES ${staged(target)}(`);
+        await this.client.query(`ALTER TABLE ${staged(table)} ADD CONSTRAINT ${quoteIdent(fk.name)} ${definition}`);
+      }
     }
   }
 
   /**
-   * Foreign keys between replaced tables, then every other index, then triggers and planner statistics.
-   * Index builds are the bulk of a large restore: they run `parallel` at a time, each on its own connection
-   * from `connect` (PostgreSQL builds one index per backend).
+   * The CREATE INDEX statements of a table's indexes, for its staging copy; GIN indexes (the history's
+   * trigram search index: as long to build as all its other indexes together) are left for after the swap.
    */
-  async finish(connect: () => Promise<pg.Client>, parallel: number, onStep?: (message: string) => void): Promise<void> {
-    for (const table of this.replaced) {
-      for (const fk of this.shape(table).foreignKeys.filter((f) => this.isReplaced(f.references))) {
-        const target = fk.references.replace(/^public\./, '');
-        const definition = retarget(fk.definition, `REFERENCES ${live(target).replace(/"/g, '')}(`, `REFERENCES ${staged(target)}(`);
-        await this.client.query(`ALTER TABLE ${staged(table)} ADD CONSTRAINT ${quoteIdent(fk.name)} ${definition}`);
-      }
-    }
-    const statements = this.replaced.flatMap((table) =>
-      this.shape(table).indexes.map((index) => ({
-        table,
-        name: index.name,
-        sql: retarget(index.definition, ` ON ${live(table).replace(/"/g, '')} `, ` ON ${staged(table)} `),
-      })),
+  indexBuilds(table: string): Array<{ name: string; sql: string }> {
+    return this.shape(table)
+      .indexes.filter((index) => !DEFERRED.test(index.definition))
+      .map((index) => ({ name: index.name, sql: retarget(index.definition, ` ON ${plain(live(table))} `, ` ON ${staged(table)} `) }));
+  }
+
+  /** The indexes the swap leaves to be built once the new tables are live (see deferred-indexes.ts). */
+  get deferred(): DeferredIndex[] {
+    return this.replaced.flatMap((table) =>
+      this.shape(table)
+        .indexes.filter((index) => DEFERRED.test(index.definition))
+        .map((index) => ({ name: index.name, table, definition: index.definition })),
     );
-    let next = 0;
-    const worker = async (client: pg.Client) => {
-      while (next < statements.length) {
-        const statement = statements[next++]!;
-        onStep?.(`Building index ${statement.name}`);
-        await client.query(statement.sql);
-      }
-    };
-    const extra: pg.Client[] = [];
-    try {
-      for (let i = 1; i < Math.min(parallel, statements.length); i++) extra.push(await connect());
-      await Promise.all([worker(this.client), ...extra.map(worker)]);
-    } finally {
-      await Promise.all(extra.map((client) => client.end().catch(() => undefined)));
-    }
+  }
+
+  /** Triggers last (filling the tables fired none), and planner statistics for the first queries after the swap. */
+  async addTriggersAndAnalyze(): Promise<void> {
     for (const table of this.replaced) {
       for (const trigger of this.shape(table).triggers) {
-        await this.client.query(retarget(trigger.definition, ` ON ${live(table).replace(/"/g, '')} `, ` ON ${staged(table)} `));
+        await this.client.query(retarget(trigger.definition, ` ON ${plain(live(table))} `, ` ON ${staged(table)} `));
       }
       await this.client.query(`ANALYZE ${staged(table)}`);
     }
@@ -139,6 +141,7 @@ export class StagingTables {
     }
     await this.client.query(`DROP TABLE ${this.replaced.map((table) => `${RETIRED_SCHEMA}.${quoteIdent(table)}`).join(', ')}`);
     await this.client.query(`DROP SCHEMA ${RETIRED_SCHEMA}`);
+    await deferIndexes(this.client, this.deferred);
   }
 
   /** After the swap's commit: marks the foreign keys added NOT VALID as checked (no lock that blocks reads or writes). */
@@ -155,7 +158,7 @@ export class StagingTables {
   }
 
   private isReplaced(qualified: string): boolean {
-    return this.replaced.some((table) => live(table).replace(/"/g, '') === qualified);
+    return this.replaced.some((table) => plain(live(table)) === qualified);
   }
 
   private shape(table: string): TableShape {
@@ -190,6 +193,7 @@ export class StagingTables {
          JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
          WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = ${oid} AND d.deptype = 'a'`,
       );
+      const deferred = await deferredIndexesOf(this.client, table);
       const referencedBy = await this.client.query<{ table: string; name: string; definition: string }>(
         `SELECT conrelid::regclass::text AS table, conname AS name, pg_get_constraintdef(oid) AS definition
          FROM pg_constraint WHERE contype = 'f' AND confrelid = ${oid} AND conrelid <> confrelid ORDER BY conname`,
@@ -198,7 +202,8 @@ export class StagingTables {
       return {
         keys: constraints.rows.filter((c) => c.type !== 'f'),
         foreignKeys: constraints.rows.filter((c) => c.type === 'f').map((c) => ({ ...c, references: c.references! })),
-        indexes: indexes.rows,
+        // An index deferred by an earlier restore and not built yet is still part of the table.
+        indexes: [...indexes.rows, ...deferred.filter((d) => !indexes.rows.some((index) => index.name === d.name))],
         triggers: triggers.rows,
         ownedSequences: owned.rows,
         referencedBy: referencedBy.rows.filter((fk) => !this.isReplaced(fk.table)),

@@ -6,6 +6,7 @@ import { statisticsSchema } from './0004-statistics.js';
 import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
+import { deferredIndexes } from './0009-deferred-indexes.js';
 import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   historyAtPlayEnd,
   webhooks,
   managedMediaServers,
+  deferredIndexes,
 ];
