@@ -24,10 +24,15 @@ const db = openDatabase(url, pino({ level: 'warn' }));
 const backups = new BackupService(config, db, new AppSettings(db));
 const started = performance.now();
 let lastStep = '';
+/** When the swap committed: the restored data is live (only deferred indexes are still being built). */
+let liveMs;
 const step = (message) => {
   if (message === lastStep) return;
   lastStep = message;
-  process.stderr.write(`  [${phase} ${((performance.now() - started) / 1000).toFixed(1)} s] ${message}\n`);
+  if (message.startsWith('Restored') && liveMs === undefined) liveMs = Math.round(performance.now() - started);
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const mb = (bytes) => Math.round(bytes / 1024 / 1024);
+  process.stderr.write(`  [${phase} ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${mb(rss)} MB, heap ${mb(heapUsed)} MB, external ${mb(external)} MB, buffers ${mb(arrayBuffers)} MB] ${message}\n`);
 };
 let result;
 if (phase === 'backup') {
@@ -35,7 +40,7 @@ if (phase === 'backup') {
   result = { file: stored.name, bytes: stored.size };
 } else {
   const summary = await backups.restore(argument('file'), { onProgress: (_percent, message) => step(message) });
-  result = { rows: summary.kind === 'reelstat' ? Object.values(summary.tables).reduce((a, b) => a + b, 0) : 0 };
+  result = { rows: summary.kind === 'reelstat' ? Object.values(summary.tables).reduce((a, b) => a + b, 0) : 0, liveMs };
 }
 const ms = performance.now() - started;
 await db.close();
