@@ -41,7 +41,11 @@ const PARALLEL_BUILDS = 2;
 const sessionSettings = `SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'`;
 
 /** Runs jobs on `first` and up to PARALLEL_BUILDS - 1 more connections, each taking the next job when free. */
-async function inParallel(jobs: Array<(client: pg.Client) => Promise<void>>, first: pg.Client, open: () => Promise<pg.Client>): Promise<void> {
+async function inParallel(
+  jobs: Array<(client: pg.Client) => Promise<void>>,
+  first: pg.Client,
+  open: () => Promise<pg.Client>,
+): Promise<void> {
   let next = 0;
   const worker = async (client: pg.Client) => {
     while (next < jobs.length) await jobs[next++]!(client);
@@ -66,7 +70,12 @@ async function inParallel(jobs: Array<(client: pg.Client) => Promise<void>>, fir
  * 4. after the commit, the indexes left out (GIN) are built with CREATE INDEX CONCURRENTLY.
  * `client` holds the restore lock (openRestoreSession); `url` opens more connections (parallel builds).
  */
-export async function restoreReelstatBackup(client: pg.Client, url: string, lines: LineReader, hooks: RestoreHooks = {}): Promise<RestoreSummary> {
+export async function restoreReelstatBackup(
+  client: pg.Client,
+  url: string,
+  lines: LineReader,
+  hooks: RestoreHooks = {},
+): Promise<RestoreSummary> {
   const manifest = await readHeader(lines);
   const knownColumns = await readColumns(
     client,
@@ -128,7 +137,8 @@ export async function restoreReelstatBackup(client: pg.Client, url: string, line
       });
     }
     for (const table of replaced.filter((t) => !(ROLLUP_TABLES as readonly string[]).includes(t)).reverse()) {
-      for (const index of staging.indexBuilds(table)) builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
+      for (const index of staging.indexBuilds(table))
+        builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
     }
     let started = 0;
     await inParallel(

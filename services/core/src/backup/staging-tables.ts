@@ -137,7 +137,8 @@ export class StagingTables {
         await this.client.query(`ALTER TABLE ${live(table)} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition} NOT VALID`);
       }
       // A kept table's rows must still find their parents in the restored one: checked here (it fails the swap).
-      for (const fk of shape.referencedBy) await this.client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}`);
+      for (const fk of shape.referencedBy)
+        await this.client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}`);
     }
     await this.client.query(`DROP TABLE ${this.replaced.map((table) => `${RETIRED_SCHEMA}.${quoteIdent(table)}`).join(', ')}`);
     await this.client.query(`DROP SCHEMA ${RETIRED_SCHEMA}`);
