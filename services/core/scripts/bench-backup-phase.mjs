@@ -32,8 +32,9 @@ const step = (message) => {
   if (message.startsWith('Restored') && liveMs === undefined) liveMs = Math.round(performance.now() - started);
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
   const mb = (bytes) => Math.round(bytes / 1024 / 1024);
+  const cpu = process.cpuUsage();
   process.stderr.write(
-    `  [${phase} ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${mb(rss)} MB, heap ${mb(heapUsed)} MB, external ${mb(external)} MB, buffers ${mb(arrayBuffers)} MB] ${message}\n`,
+    `  [${phase} ${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, RSS ${mb(rss)} MB, heap ${mb(heapUsed)} MB, external ${mb(external)} MB, buffers ${mb(arrayBuffers)} MB] ${message}\n`,
   );
 };
 let result;
