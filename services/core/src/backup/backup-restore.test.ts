@@ -67,6 +67,24 @@ describe('backup and restore', () => {
     await db.query(`DELETE FROM playback_history WHERE play_key = 'after' RETURNING 1`);
   }, 240_000);
 
+  it('refuses a bad value deep in a large table (loaded over two connections) and changes nothing', async () => {
+    const { stored } = await backups.backup();
+    const lines = (await readFile(path.join(dir, stored.name), 'utf8')).split('\n');
+    const first = lines.findIndex((l) => l.startsWith('{"table":"playback_history"')) + 1;
+    const at = first + PLAYS - 10;
+    const row = JSON.parse(lines[at]!.replace(/,$/, '')) as unknown[];
+    lines[at] = `${JSON.stringify(row.map((v, i) => (i === 0 ? 'not a number' : v)))},`;
+    await writeFile(path.join(dir, 'bad-deep.json'), lines.join('\n'));
+    const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
+    await expect(backups.restore('bad-deep.json')).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^Table playback_history: invalid input syntax for type bigint/),
+    });
+    expect(await tableChecksums(db)).toEqual(before);
+    expect(await schemaShape(db)).toEqual(shape);
+  }, 240_000);
+
   it('builds an index a restore deferred when the process that was building it stopped (the next start resumes it)', async () => {
     const [index] = await db.query<{ definition: string }>(
       `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'history_search_trgm'`,

@@ -1,7 +1,4 @@
-import { pipeline } from 'node:stream/promises';
-import { Readable as ReadableStream } from 'node:stream';
 import type pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
 import { dailyRollupsFrom, rollupDelta, totalsDelta } from '../history/rollup-sql.js';
@@ -10,11 +7,14 @@ import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js
 import { copyLine } from './copy-text.js';
 import { type LineReader } from './line-reader.js';
 import { buildDeferredIndexes } from './deferred-indexes.js';
+import { ParallelCopy } from './parallel-copy.js';
 import { openRestoreWorker } from './restore-lock.js';
 import { STAGING_SCHEMA, StagingTables } from './staging-tables.js';
 import { quoteIdent, readColumns, type ColumnInfo } from './table-columns.js';
 
 const ROWS_PER_COPY_CHUNK = 200;
+/** Tables with at least this many rows load over PARALLEL_BUILDS connections. */
+const PARALLEL_COPY_ROWS = 50_000;
 
 export interface RestoreSummary {
   kind: 'reelstat';
@@ -94,6 +94,14 @@ export async function restoreReelstatBackup(
   ];
   const staging = new StagingTables(client, replaced);
   await client.query(sessionSettings);
+  let worker: pg.Client | undefined;
+  const copyWorker = async () => {
+    if (!worker) {
+      worker = await openRestoreWorker(url);
+      await worker.query(sessionSettings);
+    }
+    return worker;
+  };
   try {
     await staging.create();
     await client.query(`CREATE UNLOGGED TABLE ${STAGING_SCHEMA}.media_servers (LIKE public.media_servers INCLUDING DEFAULTS)`);
@@ -109,7 +117,9 @@ export async function restoreReelstatBackup(
       if (loaded.has(table.name)) throw bad(`Table ${table.name} appears twice in the backup file`);
       const columns = checkColumns(table, section.columns, knownColumns.get(table.name)!);
       hooks.onProgress?.((done / total) * 70, `Reading ${table.name}`);
-      const rows = await stageTable(client, table, columns, lines, hooks, (n) => {
+      // A large table loads over two connections (PostgreSQL parses and checks the values on two cores).
+      const copyOver = (manifest.rowCounts[table.name] ?? 0) >= PARALLEL_COPY_ROWS ? [client, await copyWorker()] : [client];
+      const rows = await stageTable(client, table, columns, lines, hooks, copyOver, (n) => {
         done += n;
         hooks.onProgress?.((done / total) * 70, `Reading ${table.name}`);
       });
@@ -171,6 +181,7 @@ export async function restoreReelstatBackup(
       schemaMigration: manifest.schemaMigration,
     };
   } finally {
+    await worker?.end().catch(() => undefined);
     await staging.drop().catch(() => undefined);
   }
 }
@@ -239,12 +250,14 @@ async function stageTable(
   columns: ColumnInfo[],
   lines: LineReader,
   hooks: RestoreHooks,
+  copyOver: readonly pg.Client[],
   onRows: (n: number) => void,
 ): Promise<number> {
   const staging = `${STAGING_SCHEMA}.${quoteIdent(table.name)}`;
+  const copy = ParallelCopy.open(copyOver, `COPY ${staging} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
   let rows = 0;
-  async function* copyText(): AsyncGenerator<string> {
-    let batch: string[] = [];
+  let batch: string[] = [];
+  try {
     for (;;) {
       const line = await lines.next();
       if (line === undefined) throw bad(`The backup file is truncated in table ${table.name}`);
@@ -260,23 +273,20 @@ async function stageTable(
       }
       batch.push(copyLine(row, columns, where));
       rows++;
+      // Small chunks, written as they fill: rows die young instead of being promoted (the peak RSS).
       if (batch.length === ROWS_PER_COPY_CHUNK) {
-        yield `${batch.join('\n')}\n`;
+        await copy.write(`${batch.join('\n')}\n`);
         onRows(batch.length);
         batch = [];
       }
     }
     if (batch.length) {
-      yield `${batch.join('\n')}\n`;
+      await copy.write(`${batch.join('\n')}\n`);
       onRows(batch.length);
     }
-  }
-  const copy = client.query(copyStreams.from(`COPY ${staging} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`));
-  try {
-    // One chunk read ahead, not Readable.from's default 16: rows die young instead of being promoted, and the
-    // heap stays small (the peak RSS of a restore).
-    await pipeline(ReadableStream.from(copyText(), { highWaterMark: 1 }), copy);
+    await copy.end();
   } catch (error) {
+    copy.abort(error instanceof Error ? error : new Error(String(error)));
     throw asBadInput(error, table.name);
   }
   return rows;
