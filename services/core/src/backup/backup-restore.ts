@@ -38,7 +38,7 @@ const PARALLEL_BUILDS = 2;
  * PostgreSQL's memory for the restore's sessions: sorts of index builds, and the hash aggregates of the rollups
  * and reference checks (in memory rather than spilled to disk). Server side; Reelstat's own memory is unaffected.
  */
-const sessionSettings = `SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'`;
+const sessionSettings = `SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'`;
 
 /** Runs jobs on `first` and up to PARALLEL_BUILDS - 1 more connections, each taking the next job when free. */
 async function inParallel(
