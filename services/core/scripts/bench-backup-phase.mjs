@@ -23,6 +23,12 @@ const config = loadConfig({}, { DATABASE_URL: url, BACKUP_DIR: dir, DATA_DIR: di
 const db = openDatabase(url, pino({ level: 'warn' }));
 const backups = new BackupService(config, db, new AppSettings(db));
 const started = performance.now();
+/** Where the peak is: RSS and heap sampled every 100 ms (maxRSS alone does not say whose memory it is). */
+const peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+const sampler = setInterval(() => {
+  const usage = process.memoryUsage();
+  for (const key of Object.keys(peak)) peak[key] = Math.max(peak[key], Math.round(usage[key] / 1024 / 1024));
+}, 100);
 let lastStep = '';
 /** When the swap committed: the restored data is live (only deferred indexes are still being built). */
 let liveMs;
@@ -46,5 +52,6 @@ if (phase === 'backup') {
   result = { rows: summary.kind === 'reelstat' ? Object.values(summary.tables).reduce((a, b) => a + b, 0) : 0, liveMs };
 }
 const ms = performance.now() - started;
+clearInterval(sampler);
 await db.close();
-console.log(JSON.stringify({ ...result, ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ ...result, ms: Math.round(ms), sampledPeakMb: peak, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
