@@ -54,4 +54,6 @@ if (phase === 'backup') {
 const ms = performance.now() - started;
 clearInterval(sampler);
 await db.close();
-console.log(JSON.stringify({ ...result, ms: Math.round(ms), sampledPeakMb: peak, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(
+  JSON.stringify({ ...result, ms: Math.round(ms), sampledPeakMb: peak, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }),
+);
