@@ -25,7 +25,7 @@ export const migrations: Migration[] = [
   timelineIndex,
   dailyRollups,
   historyAtPlayEnd,
+  deferredIndexes,
   webhooks,
   managedMediaServers,
-  deferredIndexes,
 ];
