@@ -14,6 +14,11 @@ export function useBackupTables() {
     refetchInterval: FIVE_MINUTES,
   });
 }
+export function useBackupSettings() {
+  return useQuery({ queryKey: ['backup-settings'], queryFn: () => api<{ retention: number }>('/backup/settings') });
+}
+export const setBackupRetention = (retention: number) =>
+  api<{ retention: number }>('/backup/settings', { method: 'POST', body: { retention } });
 export const toggleBackupTable = (table: string) =>
   api<BackupTableAnswer[]>('/api/setExcludedBackupTable', { method: 'POST', body: { table } });
 export const deleteBackup = (name: string) => api<{ message: string }>(`/backup/files/${encodeURIComponent(name)}`, { method: 'DELETE' });

@@ -13,13 +13,16 @@ import {
   type Database,
 } from '@reelstat/core';
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
-import { seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
+import { schemaShape, seedSample, tableChecksums } from '@reelstat/core/test-support/backup-checks.js';
 import { findRollupDifferences } from '@reelstat/core/history/rollup-invariant.js';
 import { spawnReelstat, type SpawnedReelstat } from '@reelstat/server/test-support/spawn-reelstat.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000d1';
 
-/** A restore killed with SIGKILL in the middle of its swap transaction leaves the previous data; it can run again. */
+/**
+ * A restore killed with SIGKILL in the middle of its swap transaction leaves the previous data (and no staging
+ * or retired tables in the way); it can run again.
+ */
 describe('restore killed with SIGKILL', () => {
   let database: TestDatabase;
   let db: Database;
@@ -94,6 +97,14 @@ describe('restore killed with SIGKILL', () => {
       SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900), COALESCE(library_id, ''), COALESCE(client, ''), play_method, count(*), sum(played_seconds)
       FROM playback_history GROUP BY 1, 2, 3, 4, 5 RETURNING 1`);
     const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
+
+    // A reader that keeps the history table open makes the swap wait at its first rename, inside its
+    // transaction (after the media_servers merge): the moment to kill the process, without racing it.
+    const reader = new pg.Client({ connectionString: database.url });
+    await reader.connect();
+    await reader.query('BEGIN');
+    await reader.query('SELECT count(*) FROM playback_history');
 
     const first = await start();
     app = first.started;
@@ -105,20 +116,23 @@ describe('restore killed with SIGKILL', () => {
     // Watch PostgreSQL for the swap transaction of the restore, then kill the process outright.
     const watcher = new pg.Client({ connectionString: database.url });
     await watcher.connect();
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 240_000;
     let seen = '';
     while (!seen && Date.now() < deadline && outcome === 'still running') {
       const { rows } = await watcher.query<{ query: string }>(
         `SELECT query FROM pg_stat_activity WHERE application_name = 'reelstat-restore' AND state = 'active'
-           AND (query LIKE 'INSERT INTO public.%' OR query LIKE 'TRUNCATE%' OR query LIKE 'CREATE INDEX%' OR query LIKE 'DROP INDEX%' OR query LIKE '%play_rollups%')`,
+           AND wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE public.%SET SCHEMA%'`,
       );
       seen = rows[0]?.query ?? '';
+      if (!seen) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(seen, `the restore reached its swap (restore: ${outcome})`).not.toBe('');
     app.child.kill('SIGKILL');
     await app.exited;
     await pending;
     await watcher.end();
+    await reader.query('COMMIT');
+    await reader.end();
 
     // Reads wait for the dead session's transaction to be rolled back, then see the previous data.
     expect(await tableChecksums(db)).toEqual(before);
@@ -134,6 +148,7 @@ describe('restore killed with SIGKILL', () => {
     }
     expect(res.status).toBe(200);
     expect(await tableChecksums(db)).toEqual(inBackup);
+    expect(await schemaShape(db)).toEqual(shape);
     expect(await findRollupDifferences(db)).toEqual([]);
   }, 300_000);
 });

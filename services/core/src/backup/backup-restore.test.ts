@@ -8,8 +8,9 @@ import type { Database } from '../db/database.js';
 import { AppSettings } from '../settings/app-settings.js';
 import { BackupService } from './backup-service.js';
 import { DirectoryBackupStore } from './directory-backup-store.js';
-import { seedSample, tableChecksums } from '../test-support/backup-checks.js';
+import { schemaShape, seedSample, tableChecksums } from '../test-support/backup-checks.js';
 import { findRollupDifferences } from '../history/rollup-invariant.js';
+import { buildDeferredIndexes } from './deferred-indexes.js';
 
 const SERVER = '00000000-0000-4000-8000-0000000000b1';
 const PLAYS = 100_000;
@@ -40,6 +41,8 @@ describe('backup and restore', () => {
 
   it(`round trip of ${PLAYS} plays: backup → wipe → restore gives every table back, and the rollups agree with the history`, async () => {
     const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
+    expect(shape.index).toContainEqual(expect.stringMatching(/^history_search_trgm: /));
     expect(before.playback_history!.rows).toBe(PLAYS);
     const progress: number[] = [];
     const { stored } = await backups.backup({ onProgress: (p) => progress.push(p.rowsWritten) });
@@ -51,6 +54,8 @@ describe('backup and restore', () => {
     expect(summary).toMatchObject({ kind: 'reelstat', tables: { playback_history: PLAYS, items: 1000, media_streams: 2000 } });
     expect(await tableChecksums(db)).toEqual(before);
     expect(await findRollupDifferences(db)).toEqual([]);
+    // The new tables were swapped in by renames: same indexes, keys, triggers and sequences as before.
+    expect(await schemaShape(db)).toEqual(shape);
     const [rollups] = await db.query<{ plays: number }>('SELECT sum(plays)::int AS plays FROM play_rollups_daily');
     expect(rollups!.plays).toBe(PLAYS);
     // New plays continue after the restored ids.
@@ -61,6 +66,43 @@ describe('backup and restore', () => {
     expect(next!.id).toBe(PLAYS + 1);
     await db.query(`DELETE FROM playback_history WHERE play_key = 'after' RETURNING 1`);
   }, 240_000);
+
+  it('refuses a bad value deep in a large table (loaded over two connections) and changes nothing', async () => {
+    const { stored } = await backups.backup();
+    const lines = (await readFile(path.join(dir, stored.name), 'utf8')).split('\n');
+    const first = lines.findIndex((l) => l.startsWith('{"table":"playback_history"')) + 1;
+    const at = first + PLAYS - 10;
+    const row = JSON.parse(lines[at]!.replace(/,$/, '')) as unknown[];
+    lines[at] = `${JSON.stringify(row.map((v, i) => (i === 0 ? 'not a number' : v)))},`;
+    await writeFile(path.join(dir, 'bad-deep.json'), lines.join('\n'));
+    const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
+    await expect(backups.restore('bad-deep.json')).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^Table playback_history: invalid input syntax for type bigint/),
+    });
+    expect(await tableChecksums(db)).toEqual(before);
+    expect(await schemaShape(db)).toEqual(shape);
+  }, 240_000);
+
+  it('builds an index a restore deferred when the process that was building it stopped (the next start resumes it)', async () => {
+    const [index] = await db.query<{ definition: string }>(
+      `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'history_search_trgm'`,
+    );
+    // As a kill right after the swap leaves it: the row written in the swap, the index not built (or invalid).
+    await db.query('DROP INDEX history_search_trgm');
+    await db.query(`INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_trgm', 'playback_history', $1)`, [
+      index!.definition,
+    ]);
+    expect(await buildDeferredIndexes(db.url)).toBe(1);
+    const [after] = await db.query<{ definition: string; valid: boolean }>(
+      `SELECT pg_get_indexdef(i.indexrelid) AS definition, i.indisvalid AS valid FROM pg_index i
+       WHERE i.indexrelid = 'public.history_search_trgm'::regclass`,
+    );
+    expect(after).toEqual({ definition: index!.definition, valid: true });
+    expect(await db.query('SELECT name FROM deferred_indexes')).toEqual([]);
+    expect(await buildDeferredIndexes(db.url)).toBe(0);
+  }, 120_000);
 
   it('leaves excluded tables out of the backup, and keeps their current rows on restore', async () => {
     await settings.set('BACKUP_EXCLUDED_TABLES', ['playback_history', 'media_users']);
@@ -78,11 +120,13 @@ describe('backup and restore', () => {
     ]);
     expect(manifest.excluded).toEqual(['playback_history', 'media_users']);
     const before = await tableChecksums(db);
+    const shape = await schemaShape(db);
     await db.query(`UPDATE items SET name = 'changed' WHERE id = 'movie-1' RETURNING 1`);
     await backups.restore(stored.name);
     // Items come back from the file; history and users (not in it) are untouched.
     expect(await tableChecksums(db)).toEqual({ ...before, app_settings: (await tableChecksums(db)).app_settings });
     expect(await findRollupDifferences(db)).toEqual([]);
+    expect(await schemaShape(db)).toEqual(shape);
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 240_000);
 
@@ -150,10 +194,11 @@ describe('backup and restore', () => {
   it('a concurrent second restore is refused with a 409', async () => {
     await settings.set('BACKUP_EXCLUDED_TABLES', ['playback_history']);
     const { stored } = await backups.backup();
-    const first = backups.restore(stored.name);
-    const second = backups.restore(stored.name).catch((error: unknown) => error);
-    const [, refused] = await Promise.all([first, second]);
-    expect(refused).toMatchObject({ status: 409, message: 'A restore is already running; wait for it to finish' });
+    // Whichever takes the lock first runs; the other is refused.
+    const outcomes = await Promise.allSettled([backups.restore(stored.name), backups.restore(stored.name)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ status: 409, message: 'A restore is already running; wait for it to finish' });
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 120_000);
 

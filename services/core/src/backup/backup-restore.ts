@@ -1,18 +1,20 @@
-import { pipeline } from 'node:stream/promises';
-import { Readable as ReadableStream } from 'node:stream';
 import type pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
-import { ROLLUP_BACKFILL_SQL } from '../history/rollup-sql.js';
+import { dailyRollupsFrom, rollupDelta, totalsDelta } from '../history/rollup-sql.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
-import { BACKUP_TABLES, backupTable, EXTRA_UNIQUE_KEYS, type BackupTable } from './backup-tables.js';
+import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
 import { type LineReader } from './line-reader.js';
+import { buildDeferredIndexes } from './deferred-indexes.js';
+import { ParallelCopy } from './parallel-copy.js';
+import { openRestoreWorker } from './restore-lock.js';
+import { STAGING_SCHEMA, StagingTables } from './staging-tables.js';
 import { quoteIdent, readColumns, type ColumnInfo } from './table-columns.js';
 
-export const STAGING_SCHEMA = 'backup_staging';
-const ROWS_PER_COPY_CHUNK = 500;
+const ROWS_PER_COPY_CHUNK = 200;
+/** Tables with at least this many rows load over PARALLEL_BUILDS connections. */
+const PARALLEL_COPY_ROWS = 50_000;
 
 export interface RestoreSummary {
   kind: 'reelstat';
@@ -28,15 +30,52 @@ export interface RestoreHooks {
 
 const bad = (message: string) => AppError.badRequest(message);
 
+/** The derived tables a restored history comes with: built from the staged rows, swapped in with them. */
+const ROLLUP_TABLES = ['play_rollups', 'play_totals', 'play_rollups_daily'] as const;
+/** Index builds at once (one PostgreSQL backend each): the bulk of a large restore's time. */
+const PARALLEL_BUILDS = 2;
 /**
- * Restores a Reelstat backup in two phases, so that a bad file or a failure (or a kill) at any moment leaves
- * the previous data exactly as it was:
- * 1. stream the file into unlogged staging tables (schema backup_staging), checking the header, the tables,
- *    the columns, every value's type (COPY), duplicate keys and references — nothing live is touched;
- * 2. one transaction swaps the staged rows in, rebuilds the rollups and totals, and commits.
- * `client` holds the restore lock (openRestoreSession).
+ * PostgreSQL's memory for the restore's sessions: sorts of index builds, and the hash aggregates of the rollups
+ * and reference checks (in memory rather than spilled to disk). Server side; Reelstat's own memory is unaffected.
  */
-export async function restoreReelstatBackup(client: pg.Client, lines: LineReader, hooks: RestoreHooks = {}): Promise<RestoreSummary> {
+const sessionSettings = `SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'`;
+
+/** Runs jobs on `first` and up to PARALLEL_BUILDS - 1 more connections, each taking the next job when free. */
+async function inParallel(
+  jobs: Array<(client: pg.Client) => Promise<void>>,
+  first: pg.Client,
+  open: () => Promise<pg.Client>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (client: pg.Client) => {
+    while (next < jobs.length) await jobs[next++]!(client);
+  };
+  const more: pg.Client[] = [];
+  try {
+    for (let i = 1; i < Math.min(PARALLEL_BUILDS, jobs.length); i++) more.push(await open());
+    await Promise.all([worker(first), ...more.map(worker)]);
+  } finally {
+    await Promise.all(more.map((client) => client.end().catch(() => undefined)));
+  }
+}
+
+/**
+ * Restores a Reelstat backup so that a bad file or a failure (or a kill) at any moment leaves the previous
+ * data exactly as it was:
+ * 1. stream the file into new tables beside the live ones (schema backup_staging, no indexes yet), checking
+ *    the header, the tables, the columns and every value's type (COPY) — nothing live is touched;
+ * 2. check keys and references, build the rollups and totals from the staged history, then every index,
+ *    key, foreign key and trigger the live tables have — still nothing live is touched;
+ * 3. one short transaction swaps the new tables in by renames and commits;
+ * 4. after the commit, the indexes left out (GIN) are built with CREATE INDEX CONCURRENTLY.
+ * `client` holds the restore lock (openRestoreSession); `url` opens more connections (parallel builds).
+ */
+export async function restoreReelstatBackup(
+  client: pg.Client,
+  url: string,
+  lines: LineReader,
+  hooks: RestoreHooks = {},
+): Promise<RestoreSummary> {
   const manifest = await readHeader(lines);
   const knownColumns = await readColumns(
     client,
@@ -46,11 +85,26 @@ export async function restoreReelstatBackup(client: pg.Client, lines: LineReader
     1,
     Object.values(manifest.rowCounts).reduce((a, b) => a + b, 0),
   );
-  await client.query(`DROP SCHEMA IF EXISTS ${STAGING_SCHEMA} CASCADE`);
-  await client.query(`CREATE SCHEMA ${STAGING_SCHEMA}`);
-  // PostgreSQL's memory for the index builds of the swap (server side; Reelstat's own memory is unaffected).
-  await client.query(`SET maintenance_work_mem = '256MB'`);
+  const withHistory = manifest.tables.includes('playback_history');
+  // media_servers is merged into the live table, not replaced: deleting a kept server would cascade into
+  // tables left out of the backup.
+  const replaced = [
+    ...BACKUP_TABLES.filter((t) => t.name !== 'media_servers' && manifest.tables.includes(t.name)).map((t) => t.name),
+    ...(withHistory ? ROLLUP_TABLES : []),
+  ];
+  const staging = new StagingTables(client, replaced);
+  await client.query(sessionSettings);
+  let worker: pg.Client | undefined;
+  const copyWorker = async () => {
+    if (!worker) {
+      worker = await openRestoreWorker(url);
+      await worker.query(sessionSettings);
+    }
+    return worker;
+  };
   try {
+    await staging.create();
+    await client.query(`CREATE UNLOGGED TABLE ${STAGING_SCHEMA}.media_servers (LIKE public.media_servers INCLUDING DEFAULTS)`);
     const loaded = new Map<string, { columns: string[]; rows: number }>();
     let done = 0;
     for (;;) {
@@ -62,10 +116,12 @@ export async function restoreReelstatBackup(client: pg.Client, lines: LineReader
       if (!table || !manifest.tables.includes(section.table)) throw bad(`Unknown table "${section.table}" in the backup file`);
       if (loaded.has(table.name)) throw bad(`Table ${table.name} appears twice in the backup file`);
       const columns = checkColumns(table, section.columns, knownColumns.get(table.name)!);
-      hooks.onProgress?.((done / total) * 90, `Reading ${table.name}`);
-      const rows = await stageTable(client, table, columns, lines, hooks, (n) => {
+      hooks.onProgress?.((done / total) * 70, `Reading ${table.name}`);
+      // A large table loads over two connections (PostgreSQL parses and checks the values on two cores).
+      const copyOver = (manifest.rowCounts[table.name] ?? 0) >= PARALLEL_COPY_ROWS ? [client, await copyWorker()] : [client];
+      const rows = await stageTable(client, table, columns, lines, hooks, copyOver, (n) => {
         done += n;
-        hooks.onProgress?.((done / total) * 90, `Reading ${table.name}`);
+        hooks.onProgress?.((done / total) * 70, `Reading ${table.name}`);
       });
       if (rows !== manifest.rowCounts[table.name]) {
         throw bad(`Table ${table.name} has ${rows} rows but the manifest says ${manifest.rowCounts[table.name] ?? 0}: the file is damaged`);
@@ -76,10 +132,48 @@ export async function restoreReelstatBackup(client: pg.Client, lines: LineReader
     for (const name of manifest.tables) if (!loaded.has(name)) throw bad(`The backup file is truncated: table ${name} is missing`);
     if (!loaded.has('media_servers')) throw bad('The backup has no media_servers table');
     hooks.signal?.throwIfAborted();
-    hooks.onProgress?.(90, 'Checking keys and references');
-    await checkKeysAndReferences(client, loaded);
-    hooks.onProgress?.(92, 'Swapping the restored data in');
-    await swap(client, loaded);
+    hooks.onProgress?.(70, 'Checking keys and references');
+    await checkKeysAndReferences(client, staging, loaded);
+    await staging.addForeignKeys();
+    // Rollups (from the staged history) and index builds share PARALLEL_BUILDS connections.
+    const builds: Array<{ step: string; run: (builder: pg.Client) => Promise<unknown> }> = [];
+    if (withHistory) {
+      builds.push({
+        step: 'Rebuilding rollups and totals',
+        run: async (builder) => {
+          await buildRollups(builder, staging);
+          for (const table of ROLLUP_TABLES) for (const index of staging.indexBuilds(table)) await builder.query(index.sql);
+        },
+      });
+    }
+    for (const table of replaced.filter((t) => !(ROLLUP_TABLES as readonly string[]).includes(t)).reverse()) {
+      for (const index of staging.indexBuilds(table))
+        builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
+    }
+    let started = 0;
+    await inParallel(
+      builds.map((build) => async (builder: pg.Client) => {
+        hooks.signal?.throwIfAborted();
+        hooks.onProgress?.(72 + (started++ / builds.length) * 22, build.step);
+        await build.run(builder);
+      }),
+      client,
+      async () => {
+        const builder = await openRestoreWorker(url);
+        await builder.query(sessionSettings);
+        return builder;
+      },
+    );
+    await staging.addTriggersAndAnalyze();
+    hooks.signal?.throwIfAborted();
+    hooks.onProgress?.(95, 'Swapping the restored data in');
+    await swap(client, staging, loaded);
+    hooks.onProgress?.(96, 'Restored; checking references');
+    await staging.validate();
+    if (staging.deferred.length) {
+      hooks.onProgress?.(97, 'Restored; building the search index (search works meanwhile, slower)');
+      await buildDeferredIndexes(url);
+    }
     hooks.onProgress?.(100, 'Restore complete');
     return {
       kind: 'reelstat',
@@ -87,7 +181,8 @@ export async function restoreReelstatBackup(client: pg.Client, lines: LineReader
       schemaMigration: manifest.schemaMigration,
     };
   } finally {
-    await client.query(`DROP SCHEMA IF EXISTS ${STAGING_SCHEMA} CASCADE`).catch(() => undefined);
+    await worker?.end().catch(() => undefined);
+    await staging.drop().catch(() => undefined);
   }
 }
 
@@ -155,13 +250,14 @@ async function stageTable(
   columns: ColumnInfo[],
   lines: LineReader,
   hooks: RestoreHooks,
+  copyOver: readonly pg.Client[],
   onRows: (n: number) => void,
 ): Promise<number> {
   const staging = `${STAGING_SCHEMA}.${quoteIdent(table.name)}`;
-  await client.query(`CREATE UNLOGGED TABLE ${staging} (LIKE public.${quoteIdent(table.name)} INCLUDING DEFAULTS)`);
+  const copy = ParallelCopy.open(copyOver, `COPY ${staging} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
   let rows = 0;
-  async function* copyText(): AsyncGenerator<string> {
-    let batch: string[] = [];
+  let batch: string[] = [];
+  try {
     for (;;) {
       const line = await lines.next();
       if (line === undefined) throw bad(`The backup file is truncated in table ${table.name}`);
@@ -177,21 +273,20 @@ async function stageTable(
       }
       batch.push(copyLine(row, columns, where));
       rows++;
+      // Small chunks, written as they fill: rows die young instead of being promoted (the peak RSS).
       if (batch.length === ROWS_PER_COPY_CHUNK) {
-        yield `${batch.join('\n')}\n`;
+        await copy.write(`${batch.join('\n')}\n`);
         onRows(batch.length);
         batch = [];
       }
     }
     if (batch.length) {
-      yield `${batch.join('\n')}\n`;
+      await copy.write(`${batch.join('\n')}\n`);
       onRows(batch.length);
     }
-  }
-  const copy = client.query(copyStreams.from(`COPY ${staging} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`));
-  try {
-    await pipeline(ReadableStream.from(copyText()), copy);
+    await copy.end();
   } catch (error) {
+    copy.abort(error instanceof Error ? error : new Error(String(error)));
     throw asBadInput(error, table.name);
   }
   return rows;
@@ -208,24 +303,28 @@ function asBadInput(error: unknown, table: string): unknown {
   return error;
 }
 
-async function checkKeysAndReferences(client: pg.Client, loaded: Map<string, { columns: string[] }>): Promise<void> {
+/** Duplicate keys (the key constraints are built here, once) and rows whose parent the backup lacks. */
+async function checkKeysAndReferences(
+  client: pg.Client,
+  staging: StagingTables,
+  loaded: Map<string, { columns: string[] }>,
+): Promise<void> {
   for (const table of BACKUP_TABLES) {
     if (!loaded.has(table.name)) continue;
-    const staging = `${STAGING_SCHEMA}.${quoteIdent(table.name)}`;
-    for (const key of [table.primaryKey, ...(EXTRA_UNIQUE_KEYS[table.name] ?? [])]) {
-      try {
-        await client.query(`CREATE UNIQUE INDEX ON ${staging} (${key.map(quoteIdent).join(', ')})`);
-      } catch (error) {
-        const e = error as { code?: string; detail?: string };
-        if (e.code === '23505') throw bad(`Duplicate key in table ${table.name}: ${e.detail ?? key.join(', ')}`);
-        throw error;
-      }
+    const staged = `${STAGING_SCHEMA}.${quoteIdent(table.name)}`;
+    try {
+      if (staging.replaced.includes(table.name)) await staging.addKeys(table.name);
+      else await client.query(`CREATE UNIQUE INDEX ON ${staged} (${table.primaryKey.map(quoteIdent).join(', ')})`);
+    } catch (error) {
+      const e = error as { code?: string; detail?: string };
+      if (e.code === '23505') throw bad(`Duplicate key in table ${table.name}: ${e.detail ?? table.primaryKey.join(', ')}`);
+      throw error;
     }
     for (const parent of table.parents) {
       const source = loaded.has(parent.table) ? `${STAGING_SCHEMA}.${quoteIdent(parent.table)}` : `public.${quoteIdent(parent.table)}`;
       const match = parent.columns.map((c, i) => `p.${quoteIdent(parent.parentColumns[i]!)} = c.${quoteIdent(c)}`).join(' AND ');
       const { rows } = await client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM ${staging} c WHERE NOT EXISTS (SELECT 1 FROM ${source} p WHERE ${match})`,
+        `SELECT count(*) AS n FROM ${staged} c WHERE NOT EXISTS (SELECT 1 FROM ${source} p WHERE ${match})`,
       );
       const orphans = Number(rows[0]!.n);
       if (orphans > 0) throw bad(`${orphans} rows of table ${table.name} refer to ${parent.table} rows the backup does not have`);
@@ -233,51 +332,50 @@ async function checkKeysAndReferences(client: pg.Client, loaded: Map<string, { c
   }
 }
 
+/** Rollups, their daily level and the totals of the staged history: one set-based INSERT each, then their keys. */
+async function buildRollups(client: pg.Client, staging: StagingTables): Promise<void> {
+  const into = (table: string) => `${STAGING_SCHEMA}.${quoteIdent(table)}`;
+  await client.query(
+    `INSERT INTO ${into('play_rollups')} (server_id, bucket, library_id, client, play_method, plays, played_seconds) ${rollupDelta(into('playback_history'))}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('play_rollups_daily')} (server_id, bucket, library_id, client, play_method, plays, played_seconds) ${dailyRollupsFrom(into('play_rollups'))}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,
+  );
+  for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
+}
+
 /**
- * The one transaction that changes live data. Writers of history (the activity monitor) take a per-server
- * advisory lock before writing; holding all of them pauses the monitor's writes until the commit, after
- * which it carries on against the restored tables.
+ * The one transaction that changes live data, made of catalog changes only. Writers of history (the activity
+ * monitor) take a per-server advisory lock before writing; holding all of them pauses the monitor's writes
+ * until the commit, after which it carries on against the restored tables.
  */
-async function swap(client: pg.Client, loaded: Map<string, { columns: string[] }>): Promise<void> {
-  const insert = (table: string) => {
-    const cols = loaded.get(table)!.columns.map(quoteIdent).join(', ');
-    return `INSERT INTO public.${quoteIdent(table)} (${cols}) SELECT ${cols} FROM ${STAGING_SCHEMA}.${quoteIdent(table)}`;
-  };
+async function swap(client: pg.Client, staging: StagingTables, loaded: Map<string, { columns: string[] }>): Promise<void> {
+  const serverColumns = loaded.get('media_servers')!.columns.map(quoteIdent);
   await client.query('BEGIN');
   try {
     await client.query(
       `SELECT pg_advisory_xact_lock(hashtext('reelstat-activity:' || id::text)) FROM (
          SELECT id FROM public.media_servers UNION SELECT id FROM ${STAGING_SCHEMA}.media_servers ORDER BY id) AS servers`,
     );
-    // media_servers is merged, not emptied: deleting a kept server would cascade into tables left out of the backup.
-    const serverColumns = loaded.get('media_servers')!.columns;
     await client.query('UPDATE public.media_servers SET is_default = false, managed_ref = NULL');
     await client.query(
-      `${insert('media_servers')} ON CONFLICT (id) DO UPDATE SET ${serverColumns
-        .filter((c) => c !== 'id')
-        .map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`)
-        .join(', ')}`,
+      `INSERT INTO public.media_servers (${serverColumns.join(', ')}) SELECT ${serverColumns.join(', ')} FROM ${STAGING_SCHEMA}.media_servers
+       ON CONFLICT (id) DO UPDATE SET ${serverColumns
+         .filter((c) => c !== '"id"')
+         .map((c) => `${c} = EXCLUDED.${c}`)
+         .join(', ')}`,
     );
+    await staging.swap();
+    // After the swap, so that the cascade finds nothing in the restored tables (their rows were checked).
     await client.query(`DELETE FROM public.media_servers WHERE id NOT IN (SELECT id FROM ${STAGING_SCHEMA}.media_servers)`);
-    const replaced = BACKUP_TABLES.filter((t) => t.name !== 'media_servers' && loaded.has(t.name)).map((t) => t.name);
-    await client.query(
-      `TRUNCATE ${[...replaced, 'play_rollups', 'play_totals', 'play_rollups_daily'].map((t) => `public.${quoteIdent(t)}`).join(', ')}`,
-    );
-    // Building an index once over all rows is far faster than updating it row by row: the secondary indexes of
-    // the emptied tables are dropped and recreated inside this same transaction (atomic like the rest).
-    const { rows: indexes } = await client.query<{ name: string; definition: string }>(
-      `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
-       WHERE i.schemaname = 'public' AND i.tablename = ANY($1::text[])
-         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = to_regclass('public.' || quote_ident(i.indexname)))`,
-      [replaced],
-    );
-    for (const index of indexes) await client.query(`DROP INDEX public.${quoteIdent(index.name)}`);
-    for (const table of replaced) await client.query(insert(table));
-    for (const index of indexes) await client.query(index.definition);
-    await client.query(ROLLUP_BACKFILL_SQL);
-    await client.query(
-      `SELECT setval(pg_get_serial_sequence('public.playback_history', 'id'), GREATEST((SELECT max(id) FROM public.playback_history), 1))`,
-    );
+    if (staging.replaced.includes('playback_history')) {
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('public.playback_history', 'id'), GREATEST((SELECT max(id) FROM public.playback_history), 1))`,
+      );
+    }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

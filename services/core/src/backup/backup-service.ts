@@ -104,7 +104,7 @@ export class BackupService {
     const client = await openRestoreSession(this.db.url);
     try {
       const { first, stream } = await startsWith(this.open(await this.store.read(name), name));
-      if (first === '{') return await restoreReelstatBackup(client, new LineReader(stream), hooks);
+      if (first === '{') return await restoreReelstatBackup(client, this.db.url, new LineReader(stream), hooks);
       if (first === '[') {
         const server = await this.db.query<{ id: string }>('SELECT id FROM media_servers ORDER BY is_default DESC, created_at LIMIT 1');
         if (!server[0]) throw AppError.conflict('Link a media server before importing a Jellystat backup: its data is imported into it');

@@ -53,9 +53,6 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: 'playback_history', group: 'playback_history', primaryKey: ['id'], parents: [toServer] },
 ];
 
-/** Unique keys other than the primary key, checked on the staged rows too. */
-export const EXTRA_UNIQUE_KEYS: Record<string, string[][]> = { playback_history: [['server_id', 'play_key']] };
-
 export function backupTable(name: string): BackupTable | undefined {
   return BACKUP_TABLES.find((table) => table.name === name);
 }

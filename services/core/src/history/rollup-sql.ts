@@ -33,6 +33,16 @@ export function rollupDelta(source: string, weight = '1'): string {
     FROM ${source} GROUP BY 1, 2, 3, 4, 5 HAVING sum(${weight}) <> 0 OR sum(${weight} * played_seconds) <> 0`;
 }
 
+/**
+ * Rows (server_id, bucket, library_id, client, play_method, plays, played_seconds) for play_rollups_daily from
+ * play_rollups rows named `source`: the UTC day of each quarter hour, as the 0006 migration's triggers compute it.
+ */
+export function dailyRollupsFrom(source: string): string {
+  return `SELECT server_id, to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400) AS bucket, library_id, client, play_method,
+      sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3, 4, 5`;
+}
+
 /** Used by the 0004 migration: rollups and totals of the history already there. */
 export const ROLLUP_BACKFILL_SQL = `
 INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import { openDatabase, waitForDatabase, type Database } from '../db/database.js';
 import { EmbeddedPostgres } from '../db/embedded-postgres.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { buildDeferredIndexes } from '../backup/deferred-indexes.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import { InProcessQueue } from '../queue/in-process-queue.js';
 import { BullMqQueue } from '../queue/bullmq-queue.js';
@@ -75,6 +76,14 @@ export class Runtime {
   async migrate(): Promise<void> {
     await migrateToLatest(this.db, this.logger);
     this.migrated = true;
+    // Indexes a restore left to build after its swap, if the process building them was stopped: in the
+    // background (CREATE INDEX CONCURRENTLY; the data is usable meanwhile), one builder in the cluster.
+    buildDeferredIndexes(this.db.url).then(
+      (built) => {
+        if (built) this.logger.info({ built }, 'deferred indexes built');
+      },
+      (error: unknown) => this.logger.warn({ err: error }, 'building deferred indexes failed; the next start tries again'),
+    );
   }
 
   /** Credentials and namespace for the Kubernetes API (loaded on first use: only the operator and Lease election need it). */

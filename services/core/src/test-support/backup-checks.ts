@@ -81,3 +81,25 @@ export async function tableChecksums(db: Database): Promise<Record<string, { row
   }
   return out;
 }
+
+/**
+ * Everything but rows that the public schema's tables have: indexes, constraints (and whether checked),
+ * triggers and sequence ownership, by name and definition. A restore swaps tables in by renames, so after
+ * it this must be what the migrations made.
+ */
+export async function schemaShape(database: Database): Promise<Record<string, string[]>> {
+  const rows = await database.query<{ kind: string; item: string }>(
+    `SELECT 'index' AS kind, indexname || ': ' || indexdef AS item FROM pg_indexes WHERE schemaname = 'public'
+     UNION ALL SELECT 'constraint', conrelid::regclass::text || '.' || conname || ': ' || pg_get_constraintdef(oid) || CASE WHEN convalidated THEN '' ELSE ' (not checked)' END
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+     UNION ALL SELECT 'trigger', tgrelid::regclass::text || '.' || tgname || ': ' || pg_get_triggerdef(t.oid) FROM pg_trigger t
+       JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = 'public'::regnamespace AND NOT tgisinternal
+     UNION ALL SELECT 'sequence', d.objid::regclass::text || ' owned by ' || d.refobjid::regclass::text FROM pg_depend d
+       JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' WHERE s.relnamespace = 'public'::regnamespace AND d.deptype = 'a'
+     UNION ALL SELECT 'schema', nspname FROM pg_namespace WHERE nspname LIKE 'backup_%'
+     ORDER BY 1, 2`,
+  );
+  const shape: Record<string, string[]> = {};
+  for (const row of rows) (shape[row.kind] ??= []).push(row.item);
+  return shape;
+}

@@ -470,6 +470,11 @@ export const caES: Locale = {
       confirmTitle: 'Confirmeu la restauració',
       confirm: 'Voleu restaurar {{name}}? Les taules d’aquesta còpia substitueixen les actuals (una còpia de Jellystat s’hi afegeix).',
       empty: 'No hi ha còpies',
+      retentionTitle: 'Còpies conservades',
+      retention: 'Conserva les més recents',
+      retentionHelp:
+        "Entre {{min}} i {{max}}. Després de cada còpia s'esborren les còpies més antigues fetes per la BackupTask; els fitxers pujats es conserven.",
+      retentionSaved: 'Es conserven les {{count}} còpies més recents',
     },
     logs: {
       name: 'Nom',

@@ -465,6 +465,11 @@ export const deDE: Locale = {
       confirm:
         '{{name}} wiederherstellen? Die Tabellen dieser Sicherung ersetzen die aktuellen (eine Jellystat-Sicherung wird hinzugefügt).',
       empty: 'Keine Sicherungen',
+      retentionTitle: 'Aufbewahrte Sicherungen',
+      retention: 'Die neuesten behalten',
+      retentionHelp:
+        'Zwischen {{min}} und {{max}}. Ältere Sicherungen der BackupTask werden nach jeder Sicherung gelöscht; hochgeladene Dateien bleiben erhalten.',
+      retentionSaved: 'Die neuesten {{count}} Sicherungen werden behalten',
     },
     logs: {
       name: 'Name',

@@ -463,6 +463,11 @@ export const enUK = {
       confirmTitle: 'Confirm restore',
       confirm: 'Restore {{name}}? The tables in this backup replace the current ones (a Jellystat backup is added to them).',
       empty: 'No backups',
+      retentionTitle: 'Backups kept',
+      retention: 'Keep the newest',
+      retentionHelp:
+        'Between {{min}} and {{max}}. Older backups written by the BackupTask are deleted after each backup; uploaded files are kept.',
+      retentionSaved: 'Keeping the newest {{count}} backups',
     },
     logs: {
       name: 'Name',

@@ -466,6 +466,11 @@ export const frFR: Locale = {
       confirmTitle: 'Confirmer la restauration',
       confirm: 'Restaurer {{name}} ? Les tables de cette sauvegarde remplacent les tables actuelles (une sauvegarde Jellystat s’y ajoute).',
       empty: 'Aucune sauvegarde',
+      retentionTitle: 'Sauvegardes conservées',
+      retention: 'Conserver les plus récentes',
+      retentionHelp:
+        'Entre {{min}} et {{max}}. Les sauvegardes plus anciennes écrites par la BackupTask sont supprimées après chaque sauvegarde ; les fichiers téléversés sont conservés.',
+      retentionSaved: 'Les {{count}} sauvegardes les plus récentes sont conservées',
     },
     logs: {
       name: 'Nom',

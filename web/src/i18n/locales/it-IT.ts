@@ -466,6 +466,11 @@ export const itIT: Locale = {
       confirmTitle: 'Conferma ripristino',
       confirm: 'Ripristinare {{name}}? Le tabelle di questo backup sostituiscono quelle attuali (un backup Jellystat viene aggiunto).',
       empty: 'Nessun backup',
+      retentionTitle: 'Backup conservati',
+      retention: 'Conserva i più recenti',
+      retentionHelp:
+        'Tra {{min}} e {{max}}. I backup più vecchi scritti dalla BackupTask vengono eliminati dopo ogni backup; i file caricati restano.',
+      retentionSaved: 'Vengono conservati i {{count}} backup più recenti',
     },
     logs: {
       name: 'Nome',

@@ -465,6 +465,10 @@ export const zhCN: Locale = {
       confirmTitle: '确认恢复',
       confirm: '恢复 {{name}}？此备份中的表将替换当前的表（Jellystat 备份则会被追加）。',
       empty: '没有备份',
+      retentionTitle: '保留的备份',
+      retention: '保留最新的',
+      retentionHelp: '介于 {{min}} 和 {{max}} 之间。每次备份后会删除 BackupTask 写入的较旧备份；上传的文件会保留。',
+      retentionSaved: '保留最新的 {{count}} 个备份',
     },
     logs: {
       name: '名称',

@@ -17,6 +17,7 @@ import { Pager } from '../../components/inputs';
 import { formatDateTime, formatSize } from '../../lib/format';
 import { useSocketEvent } from '../../socket/socket';
 import { STORAGE, usePreference } from '../../store/preferences';
+import { BackupRetention } from './BackupRetention';
 
 const PAGE = 10;
 
@@ -181,6 +182,7 @@ export function Backup() {
   return (
     <div className="space-y-4">
       <BackupTables />
+      <BackupRetention />
       <section className="card space-y-3">
         <h2 className="text-lg font-semibold">{t('settings.backup.files')}</h2>
         <Upload onAlert={setAlert} />

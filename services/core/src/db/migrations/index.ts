@@ -7,6 +7,7 @@ import { timelineIndex } from './0005-timeline-index.js';
 import { dailyRollups } from './0006-daily-rollups.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
 import { apiKeyCreator } from './0008-api-key-creator.js';
+import { deferredIndexes } from './0009-deferred-indexes.js';
 import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   dailyRollups,
   historyAtPlayEnd,
   apiKeyCreator,
+  deferredIndexes,
   webhooks,
   managedMediaServers,
   webhookDeliveryWakeup,
