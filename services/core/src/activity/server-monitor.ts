@@ -21,6 +21,7 @@ import { reportTime, sampleSessions } from './session-sample.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
 import { playbackWebhookEvents } from './playback-webhooks.js';
 import { ServerReachability } from '../webhooks/server-reachability.js';
+import { inBackgroundSpan } from '../tracing/background-span.js';
 
 const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
 
@@ -72,7 +73,11 @@ export class ServerMonitor {
     return this.deps.server.id;
   }
 
-  async pollOnce(): Promise<PollResult> {
+  pollOnce(): Promise<PollResult> {
+    return inBackgroundSpan('activity poll', { 'reelstat.server': this.deps.server.name }, () => this.poll());
+  }
+
+  private async poll(): Promise<PollResult> {
     const { metrics, server, logger } = this.deps;
     const stopTimer = metrics.pollDuration.startTimer({ server: server.name });
     try {
