@@ -79,6 +79,9 @@ const buildArgs = [
   '--isolation=chroot',
   '--network=host',
   '--layers',
+  // The docker format keeps HEALTHCHECK (OCI image configs have no field for it).
+  '--format',
+  'docker',
   ...hostNpm,
   '--build-arg',
   `NODE_IMAGE=${base}`,
