@@ -4,6 +4,9 @@
 ARG NODE_IMAGE=docker.io/library/node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
+# Only for build machines whose registry mirror has its own CA (npm run image:test mounts the bundle): an
+# ARG is visible to this stage's RUN steps and never reaches the final image.
+ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 # Manifests first: the dependency layer is rebuilt only when they change.
 COPY package.json package-lock.json ./

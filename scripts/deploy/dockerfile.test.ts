@@ -1,7 +1,7 @@
 // The Dockerfile as text: what the image promises (non-root, init, health check, labels) and what must stay in
 // step with the repository (every workspace's manifest copied before npm ci, the entry point that is built,
 // the user id the Helm chart and the compose file run as). Building the image needs podman and a base image,
-// which CI does not have: this test cannot show that it builds.
+// which CI does not have: this test cannot show that it builds; `npm run image:test` (scripts/image) does.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

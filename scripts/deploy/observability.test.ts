@@ -1,5 +1,6 @@
 // Metrics, dashboards and alerts against a running instance: an api+scheduler process linked to the simulator,
-// with a play recorded, a sync run and statistics read, so that every metric family has been registered.
+// with a play recorded, a sync run and statistics read, so that every metric family has been registered; it runs the
+// dispatcher role too, for the webhook delivery metrics.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +41,12 @@ const queriesOf = (panels: Panel[]): Array<{ title: string; expr: string }> =>
 describe('metrics, Grafana dashboards and alerts of a running instance', () => {
   let h: SyncHarness;
   let exposition: string;
+  let playedLibraryId: string | undefined;
   const scrape = () => fetch(`${h.harness.url}/metrics`).then((res) => res.text());
   const sample = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
 
   beforeAll(async () => {
-    h = await startSyncHarness('jellyfin');
+    h = await startSyncHarness('jellyfin', { ROLES: 'api,scheduler,dispatcher' });
     const settings = await h.call('POST', '/api/setActivityMonitorSettings', {
       activeSessionsInterval: 500,
       idleInterval: 1000,
@@ -54,6 +56,7 @@ describe('metrics, Grafana dashboards and alerts of a running instance', () => {
     expect(settings.status).toBe(200);
     const userId = h.sim.control.users().find((u) => !u.isAdministrator && !u.isDisabled)!.id;
     const itemId = h.sim.control.itemIds('Movie').find((id) => (h.sim.control.item(id)?.runTimeTicks ?? 0) > 30 * 60 * TICKS)!;
+    playedLibraryId = h.sim.control.item(itemId)?.libraryId;
     const play = h.sim.control.startPlay({ userId, itemId, client: 'jellyfin-web', method: 'Transcode' });
     await waitFor(
       async () => (sample(await scrape(), /^reelstat_activity_transcodes\{server="[^"]+"\} (\d+)/m) === 1 ? true : undefined),
@@ -70,8 +73,11 @@ describe('metrics, Grafana dashboards and alerts of a running instance', () => {
     for (let i = 0; i < 2; i++) expect((await h.call('POST', '/stats/getMostViewedByType', { days: 7, type: 'Movie' })).status).toBe(200);
     exposition = await waitFor(async () => {
       const text = await scrape();
-      return /^reelstat_task_runs_total\{task="PartialSyncTask",result="success"\} 1$/m.test(text) ? text : undefined;
-    }, 'the sync counted');
+      return /^reelstat_task_runs_total\{task="PartialSyncTask",result="success"\} 1$/m.test(text) &&
+        /^reelstat_library_plays_total\{/m.test(text)
+        ? text
+        : undefined;
+    }, 'the sync and the play by library counted');
   }, 120_000);
   afterAll(async () => {
     await h?.stop();
@@ -90,6 +96,16 @@ describe('metrics, Grafana dashboards and alerts of a running instance', () => {
     expect(sample(exposition, /^reelstat_cache_requests_total\{cache="statistics",result="miss"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
     expect(exposition).toMatch(/^reelstat_queue_depth\{kind="[^"]+"\} 0$/m);
     expect(exposition).toMatch(/^reelstat_leader\{group="scheduler"\} 1$/m);
+    expect(exposition).toMatch(/^reelstat_webhook_dead_deliveries 0$/m);
+  });
+
+  it('counts plays and watch time by library, named as the synced library is', async () => {
+    const libraries = (await h.call('GET', '/api/getLibraries')).body as Array<{ Id: string; Name: string }>;
+    const libraryName = libraries.find((library) => library.Id === playedLibraryId)?.Name;
+    expect(libraryName).toBeTruthy();
+    const server = `server="[^"]+",library="${libraryName}"`;
+    expect(exposition).toMatch(new RegExp(`^reelstat_library_plays_total\\{${server}\\} 1$`, 'm'));
+    expect(sample(exposition, new RegExp(`^reelstat_library_watch_seconds_total\\{${server}\\} (\\d+)$`, 'm'))).toBeGreaterThanOrEqual(0);
   });
 
   it('keeps labels bounded: no user, title, address or raw URL in any label', () => {
@@ -105,6 +121,9 @@ describe('metrics, Grafana dashboards and alerts of a running instance', () => {
       'task',
       'result',
       'cache',
+      'library',
+      'type',
+      'outcome',
       'le',
       'quantile',
     ]);
@@ -154,6 +173,7 @@ describe('metrics, Grafana dashboards and alerts of a running instance', () => {
       'ReelstatBackupFailing',
       'ReelstatHighErrorRate',
       'ReelstatHighLatency',
+      'ReelstatWebhookDeadLetters',
     ]) {
       expect(names).toContain(required);
     }

@@ -83,3 +83,4 @@ export * from './backup/s3-backup-store.js';
 export type { RestoreSummary } from './backup/backup-restore.js';
 export type { JellystatImportSummary } from './backup/jellystat/jellystat-import.js';
 export * from './webhooks/index.js';
+export * from './tracing/background-span.js';

@@ -10,6 +10,8 @@ export class ActivityMetrics {
   readonly streamBitrate: client.Gauge<'server'>;
   readonly plays: client.Counter<'server' | 'play_method'>;
   readonly watchSeconds: client.Counter<'server' | 'play_method'>;
+  readonly libraryPlays: client.Counter<'server' | 'library'>;
+  readonly libraryWatchSeconds: client.Counter<'server' | 'library'>;
   readonly pollDuration: client.Histogram<'server'>;
   readonly pollErrors: client.Counter<'server' | 'kind'>;
   readonly serverUp: client.Gauge<'server'>;
@@ -44,6 +46,18 @@ export class ActivityMetrics {
       name: 'reelstat_activity_watch_seconds_total',
       help: 'Played (unpaused) seconds of the plays recorded',
       labelNames: ['server', 'play_method'],
+      registers,
+    });
+    this.libraryPlays = new client.Counter({
+      name: 'reelstat_library_plays_total',
+      help: 'Plays recorded in the history, by media server and library name',
+      labelNames: ['server', 'library'],
+      registers,
+    });
+    this.libraryWatchSeconds = new client.Counter({
+      name: 'reelstat_library_watch_seconds_total',
+      help: 'Played (unpaused) seconds of the plays recorded, by media server and library name',
+      labelNames: ['server', 'library'],
       registers,
     });
     this.pollDuration = new client.Histogram({

@@ -13,6 +13,7 @@ import type { ActivityMetrics } from './activity-metrics.js';
 import { loadLivePlays, lockServerPlays, saveLivePlays } from './live-plays-repository.js';
 import { liveSessionsPayload } from './live-session-payload.js';
 import { PlayClassifier } from './play-classifier.js';
+import { LibraryNames } from './library-names.js';
 import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, playbackEvent } from './playback-events.js';
 import { playsToStart, reconcile, type LivePlay, type NewPlayInfo, type Transition } from './play-state-machine.js';
 import { UnsavedChanges } from './unsaved-changes.js';
@@ -20,6 +21,7 @@ import { reportTime, sampleSessions } from './session-sample.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
 import { playbackWebhookEvents } from './playback-webhooks.js';
 import { ServerReachability } from '../webhooks/server-reachability.js';
+import { inBackgroundSpan } from '../tracing/background-span.js';
 
 const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
 
@@ -62,6 +64,7 @@ export class ServerMonitor {
   /** Before the next write, check the database still holds what this monitor last committed (see takeOver). */
   private verifyBeforeWrite = false;
   private readonly classifier: PlayClassifier;
+  private readonly libraryNames: LibraryNames;
   private readonly now: () => number;
   private readonly reachability: ServerReachability;
 
@@ -69,6 +72,7 @@ export class ServerMonitor {
     this.now = deps.now ?? Date.now;
     this.reachability = new ServerReachability(deps.db, { id: deps.server.id, name: deps.server.name });
     this.classifier = new PlayClassifier(deps.db, deps.server.id, deps.client, deps.logger);
+    this.libraryNames = new LibraryNames(deps.db, deps.server.id);
   }
 
   get serverId(): string {
@@ -92,7 +96,11 @@ export class ServerMonitor {
     this.verifyBeforeWrite = true;
   }
 
-  async pollOnce(): Promise<PollResult> {
+  pollOnce(): Promise<PollResult> {
+    return inBackgroundSpan('activity poll', { 'reelstat.server': this.deps.server.name }, () => this.poll());
+  }
+
+  private async poll(): Promise<PollResult> {
     const { metrics, server, logger } = this.deps;
     const stopTimer = metrics.pollDuration.startTimer({ server: server.name });
     try {
@@ -130,6 +138,20 @@ export class ServerMonitor {
       }
     } finally {
       stopTimer();
+    }
+  }
+
+  /** The per-library counters, once the library's name is known (a read after the commit, never inside it). */
+  private async countByLibrary(plays: Array<{ libraryId: string | null; isNew: boolean; seconds: number }>): Promise<void> {
+    const { metrics, server, logger } = this.deps;
+    try {
+      for (const play of plays) {
+        const labels = { server: server.name, library: await this.libraryNames.nameOf(play.libraryId) };
+        if (play.isNew) metrics.libraryPlays.inc(labels);
+        metrics.libraryWatchSeconds.inc(labels, play.seconds);
+      }
+    } catch (error) {
+      logger.warn({ err: (error as Error).message, server: server.name }, 'could not count plays by library');
     }
   }
 
@@ -226,6 +248,7 @@ export class ServerMonitor {
     const { metrics, server, bus, logger } = this.deps;
     // Counted from what the database did, so a write another monitor already made (failover) is not counted twice.
     const orders = new Map(transition.writes.map((w) => [w.play.playKey, w]));
+    const byLibrary: Array<{ libraryId: string | null; isNew: boolean; seconds: number }> = [];
     for (const [rows, isNew] of [
       [written.inserted, true],
       [written.extended, false],
@@ -234,10 +257,13 @@ export class ServerMonitor {
         const order = orders.get(row.playKey);
         if (!order) continue;
         const labels = { server: server.name, play_method: order.play.snapshot.playMethod };
+        const seconds = Math.max(0, row.playedSeconds - (isNew ? 0 : Math.round(order.previousSeconds)));
         if (isNew) metrics.plays.inc(labels);
-        metrics.watchSeconds.inc(labels, Math.max(0, row.playedSeconds - (isNew ? 0 : Math.round(order.previousSeconds))));
+        metrics.watchSeconds.inc(labels, seconds);
+        byLibrary.push({ libraryId: row.libraryId, isNew, seconds });
       }
     }
+    if (byLibrary.length > 0) void this.countByLibrary(byLibrary);
     // One 'history' event per commit, for every play this poll wrote or extended.
     void publishHistoryChange(bus, historyChange(server.id, [...written.inserted, ...written.extended]), logger);
     const publish = (channel: string, message: unknown) =>

@@ -11,6 +11,7 @@ import { HEARTBEAT_MS } from './task-runs.js';
 import { TaskService, type TaskJobData } from './task-service.js';
 import type { LogColor, TaskContext, TaskLogger } from './task-types.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook-events.js';
+import { inBackgroundSpan } from '../tracing/background-span.js';
 
 /** Browsers get at most one progress update per task this often. */
 const UPDATE_EVERY_MS = 1000;
@@ -36,7 +37,11 @@ export async function startTaskWorkers(runtime: Runtime, service = new TaskServi
     const done = new Promise<void>((resolve) => (finished = resolve));
     running.set(job.data.name, { controller, done });
     try {
-      await runTask(runtime, service, job.data, controller.signal);
+      await inBackgroundSpan(
+        `task ${job.data.name}`,
+        { 'reelstat.task': job.data.name, 'reelstat.task.execution': job.data.executionType },
+        () => runTask(runtime, service, job.data, controller.signal),
+      );
     } finally {
       running.delete(job.data.name);
       finished();

@@ -11,6 +11,7 @@ import { SmtpNotifier } from './smtp-notifier.js';
 import { failure, type Notifier, type SendResult } from './notifier.js';
 import { retryDelay } from './retry-policy.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
+import { inBackgroundSpan } from '../tracing/background-span.js';
 
 export interface DeliverySettings {
   timeoutMs: number;
@@ -147,7 +148,9 @@ export class DeliveryDispatcher {
   }
 
   private track(delivery: ClaimedDelivery): void {
-    const work = this.deliver(delivery)
+    const work = inBackgroundSpan('webhook delivery', { 'reelstat.webhook.type': delivery.webhook.webhook_type }, () =>
+      this.deliver(delivery),
+    )
       .catch((error: unknown) => this.deps.logger.error({ err: error, delivery: delivery.id }, 'webhook dispatcher: delivery crashed'))
       .finally(() => {
         this.inFlight.delete(delivery.lease_token);
