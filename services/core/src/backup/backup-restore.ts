@@ -4,7 +4,7 @@ import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
-import { ROLLUP_BACKFILL_SQL } from '../history/rollup-sql.js';
+import { REBUILD_ROLLUPS_SQL } from '../history/rollup-sql.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, EXTRA_UNIQUE_KEYS, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -260,9 +260,7 @@ async function swap(client: pg.Client, loaded: Map<string, { columns: string[] }
     );
     await client.query(`DELETE FROM public.media_servers WHERE id NOT IN (SELECT id FROM ${STAGING_SCHEMA}.media_servers)`);
     const replaced = BACKUP_TABLES.filter((t) => t.name !== 'media_servers' && loaded.has(t.name)).map((t) => t.name);
-    await client.query(
-      `TRUNCATE ${[...replaced, 'play_rollups', 'play_totals', 'play_rollups_daily'].map((t) => `public.${quoteIdent(t)}`).join(', ')}`,
-    );
+    if (replaced.length > 0) await client.query(`TRUNCATE ${replaced.map((t) => `public.${quoteIdent(t)}`).join(', ')}`);
     // Building an index once over all rows is far faster than updating it row by row: the secondary indexes of
     // the emptied tables are dropped and recreated inside this same transaction (atomic like the rest).
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
@@ -274,7 +272,8 @@ async function swap(client: pg.Client, loaded: Map<string, { columns: string[] }
     for (const index of indexes) await client.query(`DROP INDEX public.${quoteIdent(index.name)}`);
     for (const table of replaced) await client.query(insert(table));
     for (const index of indexes) await client.query(index.definition);
-    await client.query(ROLLUP_BACKFILL_SQL);
+    // Every rollup level, emptied and rebuilt from the restored history by the one shared statement.
+    await client.query(REBUILD_ROLLUPS_SQL);
     await client.query(
       `SELECT setval(pg_get_serial_sequence('public.playback_history', 'id'), GREATEST((SELECT max(id) FROM public.playback_history), 1))`,
     );

@@ -42,6 +42,27 @@ ${totalsDelta('playback_history')};
 `;
 
 /**
+ * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
+ * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
+ * library quarter hours and hours for the charts: 0013).
+ */
+export const ROLLUP_TABLES = [
+  'play_rollups',
+  'play_totals',
+  'play_rollups_daily',
+  'play_rollups_by_library',
+  'play_rollups_by_library_hourly',
+] as const;
+
+/**
+ * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
+ * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels) and play_totals.
+ * Run it inside the transaction that changed the history.
+ */
+export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
+${ROLLUP_BACKFILL_SQL}`;
+
+/**
  * The text the history search matches (user, title, client, device, address). The trigram index of the 0004
  * migration is built on exactly this expression, so keep the two identical.
  */

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
-import { windowedRollup } from './window-sql.js';
+import { chartRollup } from './window-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
 export type ChartKind = 'day' | 'weekday' | 'hour';
@@ -34,12 +34,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const sep = '\u0001';
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
-      windowedRollup({
-        start: START,
-        rollupKey: `${key('bucket')} || '${sep}' || library_id`,
-        historyKey: `${key('started_at')} || '${sep}' || COALESCE(library_id, '')`,
-        timeKeyed: true,
-      }),
+      chartRollup({ start: START, tz: '$2', separator: sep, bucketKey: key }),
       [serverId, tz, days],
     ),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),

@@ -42,3 +42,47 @@ export function windowedRollup(options: {
 function dayCeil(moment: string): string {
   return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 86400) * 86400)`;
 }
+
+/**
+ * Plays and seconds per (local time bucket, library) over a window, for the charts, exact in any zone: whole
+ * UTC hours from play_rollups_by_library_hourly where the zone's offset is a whole number of hours that does not
+ * change within the hour (so the hour maps onto one local hour, day and weekday), the quarter hours of
+ * play_rollups_by_library for the hours where it is not (+05:30, +05:45, a change of offset) and before the first
+ * whole hour, and playback_history before the first whole quarter hour. A 365-day chart in a whole-hour zone
+ * reads about 9,000 hour rows per library instead of every quarter hour × library × client × method.
+ *
+ * `bucketKey` maps a timestamptz expression to the local bucket's key; `tz` is the zone's placeholder.
+ * `$1` is the server id. Rows: key = bucket key || `separator` || library id.
+ */
+export function chartRollup(options: { start: string; tz: string; separator: string; bucketKey: (column: string) => string }): string {
+  const { start, tz, separator, bucketKey } = options;
+  const quarters = quarterCeil(start);
+  const hours = hourCeil(quarters);
+  const rowKey = (column: string, library: string) => `${bucketKey(column)} || '${separator}' || ${library}`;
+  return `WITH hours AS (
+      SELECT h, extract(minute FROM h AT TIME ZONE ${tz}::text) = 0
+          AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = (h AT TIME ZONE ${tz}::text) + interval '45 minutes' AS whole
+      FROM generate_series(
+        GREATEST(${hours}, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h
+    )
+    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      SELECT ${rowKey('r.bucket', 'r.library_id')} AS key, r.plays, r.played_seconds
+        FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
+        WHERE r.server_id = $1 AND r.bucket >= ${hours}
+      UNION ALL
+      SELECT ${rowKey('q.bucket', 'q.library_id')}, q.plays, q.played_seconds
+        FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'
+        WHERE NOT hours.whole
+      UNION ALL
+      SELECT ${rowKey('bucket', 'library_id')}, plays, played_seconds FROM play_rollups_by_library
+        WHERE server_id = $1 AND bucket >= ${quarters} AND bucket < ${hours}
+      UNION ALL
+      SELECT ${rowKey('started_at', "COALESCE(library_id, '')")}, 1, played_seconds FROM playback_history
+        WHERE server_id = $1 AND started_at >= ${start} AND started_at < ${quarters}
+    ) AS parts GROUP BY key HAVING sum(plays) > 0`;
+}
+
+/** First UTC hour boundary at or after a moment (SQL). */
+function hourCeil(moment: string): string {
+  return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
+}
