@@ -258,8 +258,20 @@ async function main() {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
-const median = (times: number[]) => round(percentile([...times].sort((a, b) => a - b), 50));
-const p95 = (times: number[]) => round(percentile([...times].sort((a, b) => a - b), 95));
+const median = (times: number[]) =>
+  round(
+    percentile(
+      [...times].sort((a, b) => a - b),
+      50,
+    ),
+  );
+const p95 = (times: number[]) =>
+  round(
+    percentile(
+      [...times].sort((a, b) => a - b),
+      95,
+    ),
+  );
 
 interface CallResult {
   group: string;

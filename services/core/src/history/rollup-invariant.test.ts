@@ -111,9 +111,10 @@ describe('the rollup invariant', () => {
 
   it('checks each library level on its own', async () => {
     await db.query(`UPDATE play_rollups_by_library_hourly SET plays = plays + 2 WHERE server_id = $1`, [serverId]);
-    await db.query(`INSERT INTO play_rollups_by_library (server_id, bucket, library_id, plays, played_seconds) VALUES ($1, '2026-01-01', 'x', 1, 9)`, [
-      serverId,
-    ]);
+    await db.query(
+      `INSERT INTO play_rollups_by_library (server_id, bucket, library_id, plays, played_seconds) VALUES ($1, '2026-01-01', 'x', 1, 9)`,
+      [serverId],
+    );
     expect(await findRollupDifferences(db, serverId)).toEqual([
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedPlays: 2, storedPlays: 4 }),
       expect.objectContaining({ level: 'library_quarter_hour', key: '2026-01-01T00:00Z x', expectedPlays: 0, storedPlays: 1 }),

@@ -4,11 +4,11 @@ import { quarterCeil } from './time-window.js';
  * Sums over a window from the rollups, exact at any window start. Keys that do not depend on time (library,
  * client, play method) read whole UTC days from play_rollups_daily, the quarter hours before the first whole
  * day from play_rollups, and the part before the first whole quarter hour (an hours window, or a zone whose
- * midnight is not on a quarter hour) from playback_history itself. Keys over `bucket` (per local day, weekday
- * or hour) set `timeKeyed` and read quarter hours only: a UTC day is not a day in most zones.
+ * midnight is not on a quarter hour) from playback_history itself. Keys over local time (the charts) use
+ * chartRollup below: a UTC day is not a day in most zones.
  *
- * `key` is an expression over rollup columns (library_id, client, play_method, bucket) that is also valid over
- * playback_history with `started_at` for `bucket`: pass both forms. `$1` is the server id.
+ * `key` is an expression over rollup columns (library_id, client, play_method) that is also valid over
+ * playback_history: pass both forms. `$1` is the server id.
  */
 export function windowedRollup(options: {
   start: string;
@@ -16,22 +16,18 @@ export function windowedRollup(options: {
   historyKey: string;
   rollupFilter?: string;
   historyFilter?: string;
-  timeKeyed?: boolean;
 }): string {
   const { start, rollupKey, historyKey } = options;
   const rollupFilter = options.rollupFilter ? `AND ${options.rollupFilter}` : '';
   const historyFilter = options.historyFilter ? `AND ${options.historyFilter}` : '';
   const quarters = quarterCeil(start);
-  const days = options.timeKeyed ? undefined : dayCeil(quarters);
-  const daily = days
-    ? `SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups_daily
-        WHERE server_id = $1 AND bucket >= ${days} ${rollupFilter}
-      UNION ALL`
-    : '';
+  const days = dayCeil(quarters);
   return `SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      ${daily}
+      SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups_daily
+        WHERE server_id = $1 AND bucket >= ${days} ${rollupFilter}
+      UNION ALL
       SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups
-        WHERE server_id = $1 AND bucket >= ${quarters} ${days ? `AND bucket < ${days}` : ''} ${rollupFilter}
+        WHERE server_id = $1 AND bucket >= ${quarters} AND bucket < ${days} ${rollupFilter}
       UNION ALL
       SELECT ${historyKey} AS key, 1, played_seconds FROM playback_history
         WHERE server_id = $1 AND started_at >= ${start} AND started_at < ${quarters} ${historyFilter}
