@@ -47,34 +47,37 @@ function dayCeil(moment: string): string {
  * whole hour, and playback_history before the first whole quarter hour. A 365-day chart in a whole-hour zone
  * reads about 9,000 hour rows per library instead of every quarter hour × library × client × method.
  *
- * `bucketKey` maps a timestamptz expression to the local bucket's key; `tz` is the zone's placeholder.
+ * `localKey` maps a local timestamp (without zone) to the bucket's key; `tz` is the zone's placeholder.
  * `$1` is the server id. Rows: key = bucket key || `separator` || library id.
  */
-export function chartRollup(options: { start: string; tz: string; separator: string; bucketKey: (column: string) => string }): string {
-  const { start, tz, separator, bucketKey } = options;
-  const quarters = quarterCeil(start);
-  const hours = hourCeil(quarters);
-  const rowKey = (column: string, library: string) => `${bucketKey(column)} || '${separator}' || ${library}`;
-  return `WITH hours AS (
-      SELECT h, extract(minute FROM h AT TIME ZONE ${tz}::text) = 0
-          AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = (h AT TIME ZONE ${tz}::text) + interval '45 minutes' AS whole
-      FROM generate_series(
-        GREATEST(${hours}, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h
+export function chartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
+  const { start, tz, separator, localKey } = options;
+  const rowKey = (column: string, library: string) => `${localKey(`(${column} AT TIME ZONE ${tz}::text)`)} || '${separator}' || ${library}`;
+  // The window's bounds are computed once (not once per index probe), and each hour's local time once per hour,
+  // not once per library row.
+  return `WITH bounds AS MATERIALIZED (
+      SELECT start, quarters, ${hourCeil('quarters')} AS hours FROM (SELECT start, ${quarterCeil('start')} AS quarters FROM (SELECT ${start} AS start) AS s) AS q
+    ), hours AS MATERIALIZED (
+      SELECT h, ${localKey('local')} AS key, extract(minute FROM local) = 0
+          AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes' AS whole
+      FROM bounds, generate_series(
+          GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,
+        LATERAL (SELECT h AT TIME ZONE ${tz}::text AS local) AS l
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      SELECT ${rowKey('r.bucket', 'r.library_id')} AS key, r.plays, r.played_seconds
+      SELECT hours.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
         FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
-        WHERE r.server_id = $1 AND r.bucket >= ${hours}
+        WHERE r.server_id = $1 AND r.bucket >= (SELECT hours FROM bounds)
       UNION ALL
       SELECT ${rowKey('q.bucket', 'q.library_id')}, q.plays, q.played_seconds
         FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'
         WHERE NOT hours.whole
       UNION ALL
       SELECT ${rowKey('bucket', 'library_id')}, plays, played_seconds FROM play_rollups_by_library
-        WHERE server_id = $1 AND bucket >= ${quarters} AND bucket < ${hours}
+        WHERE server_id = $1 AND bucket >= (SELECT quarters FROM bounds) AND bucket < (SELECT hours FROM bounds)
       UNION ALL
       SELECT ${rowKey('started_at', "COALESCE(library_id, '')")}, 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= ${start} AND started_at < ${quarters}
+        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT quarters FROM bounds)
     ) AS parts GROUP BY key HAVING sum(plays) > 0`;
 }
 
