@@ -1,14 +1,20 @@
 /**
  * Statistics and history API benchmark (`npm run bench:api`). Starts a Reelstat api process on a database
- * filled by `npm run seed:history`, then prints, per endpoint, p50 and p95 warm latency of sequential calls,
- * and the throughput of 20 concurrent connections on the home-page mix (autocannon). A benchmark, not a test:
- * it prints figures (a table, then one JSON line) and never fails on them.
+ * filled by `npm run seed:history`, then prints, per endpoint:
+ *  - uncached p50/p95: a play is recorded before every sample (as on a busy server, where every finished play
+ *    changes the history), so the answer cache, keyed by the history's version, cannot answer;
+ *  - cached p50/p95: the same call repeated with the history unchanged (what the answer cache gives);
+ * then the throughput of 20 concurrent connections on the home-page mix while a play is recorded every second
+ * (autocannon), and the bytes per play (history table, its indexes and TOAST, and every rollup table).
+ * The plays it records are deleted again at the end (with their rollups, through deletePlays). A benchmark,
+ * not a test: it prints figures (a table, then one JSON line) and never fails on them.
  *
- *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 200] [--duration 15] [--connections 20]
+ *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 30] [--cached-samples 100]
+ *     [--duration 15] [--connections 20] [--play-every-ms 1000]
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { clientPasswordDigest, loadConfig } from '@reelstat/core';
+import { clientPasswordDigest, deletePlays, loadConfig, writeHistory, type Database } from '@reelstat/core';
 import pino from 'pino';
 import { startProcess } from '@reelstat/server';
 
@@ -16,7 +22,9 @@ function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
 }
-const samples = Number(argument('samples', '200'));
+const samples = Number(argument('samples', '30'));
+const cachedSamples = Number(argument('cached-samples', '100'));
+const playEveryMs = Number(argument('play-every-ms', '1000'));
 const duration = Number(argument('duration', '15'));
 const connections = Number(argument('connections', '20'));
 const dataDir = path.resolve(argument('data-dir', './data/bench'));
@@ -67,7 +75,12 @@ const CALLS: Call[] = [
   post('stats', 'getLibraryItemsPlayMethodStats', '/stats/getLibraryItemsPlayMethodStats', { hours: 720, libraryid: 'lib-movies' }),
   get('stats', 'getViewsOverTime 20 d', '/stats/getViewsOverTime?days=20'),
   get('stats', 'getViewsOverTime 365 d', '/stats/getViewsOverTime?days=365'),
+  get('stats', 'getViewsOverTime 365 d Berlin', '/stats/getViewsOverTime?days=365&tz=Europe/Berlin'),
+  get('stats', 'getViewsOverTime 365 d Kathmandu', '/stats/getViewsOverTime?days=365&tz=Asia/Kathmandu'),
   get('stats', 'getViewsByDays 20 d', '/stats/getViewsByDays?days=20'),
+  get('stats', 'getViewsByDays 365 d', '/stats/getViewsByDays?days=365&tz=America/New_York'),
+  get('stats', 'getViewsByHour 365 d', '/stats/getViewsByHour?days=365&tz=America/New_York'),
+  get('stats', 'getViewsByHour 365 d Kolkata', '/stats/getViewsByHour?days=365&tz=Asia/Kolkata'),
   get('stats', 'getViewsByHour 20 d', '/stats/getViewsByHour?days=20&tz=Asia/Kolkata'),
   get('history', 'getHistory page 1', '/api/getHistory?size=10&page=1'),
   get('history', 'getHistory page 1000 (size 100)', '/api/getHistory?size=100&page=1000'),
@@ -130,7 +143,10 @@ async function main() {
       plays: number;
     }>;
 
-    const results: Array<{ group: string; name: string; first: number; p50: number; p95: number; bytes: number }> = [];
+    const recorder = new BenchPlays(app.runtime.db);
+    await recorder.prepare();
+
+    const results: CallResult[] = [];
     for (const call of CALLS) {
       const once = async () => {
         const started = performance.now();
@@ -143,27 +159,40 @@ async function main() {
         if (res.status !== 200) throw new Error(`${call.name}: ${res.status} ${text.slice(0, 300)}`);
         return { ms: performance.now() - started, bytes: text.length };
       };
-      // The first call computes (answer caches are empty); the samples after it are what a dashboard gets warm.
-      const first = (await once()).ms;
-      for (let i = 0; i < 4; i += 1) await once();
-      const times: number[] = [];
+      // Uncached: a recorded play changes the history's version before each sample, so every answer is computed.
+      const uncached: number[] = [];
       let bytes = 0;
       for (let i = 0; i < samples; i += 1) {
+        await recorder.record();
         const sample = await once();
-        times.push(sample.ms);
+        uncached.push(sample.ms);
         bytes = sample.bytes;
       }
-      times.sort((a, b) => a - b);
+      // Cached: the history stays as it is, so the answer cache answers after the first call.
+      await once();
+      const cached: number[] = [];
+      for (let i = 0; i < cachedSamples; i += 1) cached.push((await once()).ms);
       results.push({
         group: call.group,
         name: call.name,
-        first: round(first),
-        p50: round(percentile(times, 50)),
-        p95: round(percentile(times, 95)),
+        p50: median(uncached),
+        p95: p95(uncached),
+        cachedP50: median(cached),
+        cachedP95: p95(cached),
         bytes,
       });
     }
 
+    // The home-page mix with the history changing as on a busy server: a play recorded every playEveryMs.
+    let recording = true;
+    let recordedDuringMix = 0;
+    const writer = (async () => {
+      while (recording) {
+        await recorder.record();
+        recordedDuringMix += 1;
+        await new Promise((resolve) => setTimeout(resolve, playEveryMs));
+      }
+    })();
     const mix = await autocannon({
       url: app.url,
       connections,
@@ -176,22 +205,43 @@ async function main() {
       })),
     });
 
-    console.log(`\nStatistics and history API at ${history?.plays.toLocaleString('en')} plays (${samples} sequential samples per call)\n`);
-    console.log('| group | call | first call ms | p50 ms | p95 ms | answer bytes |');
-    console.log('|---|---|---:|---:|---:|---:|');
-    for (const row of results) console.log(`| ${row.group} | ${row.name} | ${row.first} | ${row.p50} | ${row.p95} | ${row.bytes} |`);
+    recording = false;
+    await writer;
+    const storage = await storageBytes(app.runtime.db);
+    const bytesPerPlay = (bytes: number) => Math.round(bytes / Math.max(1, history?.plays ?? 1));
+    await recorder.removeAll();
+
     console.log(
-      `\nHome-page mix, ${connections} connections, ${duration} s: ${Math.round(mix.requests.average)} requests/s, ` +
+      `\nStatistics and history API at ${history?.plays.toLocaleString('en')} plays ` +
+        `(${samples} uncached samples, a play recorded before each; ${cachedSamples} cached samples)\n`,
+    );
+    console.log('| group | call | uncached p50 ms | uncached p95 ms | cached p50 ms | cached p95 ms | answer bytes |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
+    for (const row of results) {
+      console.log(`| ${row.group} | ${row.name} | ${row.p50} | ${row.p95} | ${row.cachedP50} | ${row.cachedP95} | ${row.bytes} |`);
+    }
+    console.log(
+      `\nHome-page mix, ${connections} connections, ${duration} s, a play recorded every ${playEveryMs} ms ` +
+        `(${recordedDuringMix} recorded): ${Math.round(mix.requests.average)} requests/s, ` +
         `latency p50 ${mix.latency.p50} ms, p97.5 ${mix.latency.p97_5} ms, p99 ${mix.latency.p99} ms, non-2xx ${mix.non2xx}, errors ${mix.errors}\n`,
     );
+    console.log('| relation | MB | bytes per play |');
+    console.log('|---|---:|---:|');
+    for (const [relation, size] of Object.entries(storage.relations)) {
+      console.log(`| ${relation} | ${(size / 1048576).toFixed(1)} | ${bytesPerPlay(size)} |`);
+    }
+    console.log(`| **total** | ${(storage.total / 1048576).toFixed(1)} | **${bytesPerPlay(storage.total)}** |\n`);
     const worst = (group: string) => Math.max(...results.filter((row) => row.group === group).map((row) => row.p95));
     console.log(
       JSON.stringify({
         plays: history?.plays,
         samples,
-        worstP95: { stats: worst('stats'), history: worst('history'), detail: worst('detail') },
+        worstUncachedP95: { stats: worst('stats'), history: worst('history'), detail: worst('detail') },
+        bytesPerPlay: bytesPerPlay(storage.total),
+        storage: storage.relations,
         homeMix: {
           connections,
+          playEveryMs,
           requestsPerSecond: Math.round(mix.requests.average),
           p50: mix.latency.p50,
           p99: mix.latency.p99,
@@ -208,6 +258,97 @@ async function main() {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+const median = (times: number[]) =>
+  round(
+    percentile(
+      [...times].sort((a, b) => a - b),
+      50,
+    ),
+  );
+const p95 = (times: number[]) =>
+  round(
+    percentile(
+      [...times].sort((a, b) => a - b),
+      95,
+    ),
+  );
+
+interface CallResult {
+  group: string;
+  name: string;
+  p50: number;
+  p95: number;
+  cachedP50: number;
+  cachedP95: number;
+  bytes: number;
+}
+
+/**
+ * Plays the benchmark records to change the history between calls: copies of one seeded play (same user,
+ * item, library), started now, with play keys of their own so that removeAll deletes exactly them.
+ */
+class BenchPlays {
+  private template: Record<string, unknown> | undefined;
+  private count = 0;
+  private readonly prefix = `bench-api-${Date.now()}-`;
+
+  constructor(private readonly db: Database) {}
+
+  async prepare(): Promise<void> {
+    const [row] = await this.db.query<Record<string, unknown>>(
+      `SELECT h.* FROM playback_history h JOIN media_servers m ON m.id = h.server_id ORDER BY m.is_default DESC, h.id LIMIT 1`,
+    );
+    if (!row) throw new Error('the history is empty: seed it first (npm run seed:history)');
+    this.template = row;
+  }
+
+  async record(): Promise<void> {
+    const t = this.template!;
+    this.count += 1;
+    const startedAt = new Date(Date.now() - 60_000);
+    await writeHistory(this.db, [
+      {
+        serverId: String(t.server_id),
+        playKey: `${this.prefix}${this.count}`,
+        source: 'monitor',
+        userId: String(t.user_id),
+        userName: String(t.user_name),
+        itemId: String(t.item_id),
+        itemName: String(t.item_name),
+        itemType: t.item_type as string | null,
+        seriesId: t.series_id as string | null,
+        seriesName: t.series_name as string | null,
+        seasonId: t.season_id as string | null,
+        libraryId: t.library_id as string | null,
+        client: t.client as string | null,
+        deviceName: t.device_name as string | null,
+        playMethod: t.play_method as 'DirectPlay',
+        streamDetails: t.stream_details,
+        transcodingInfo: t.transcoding_info,
+        startedAt,
+        endedAt: new Date(startedAt.getTime() + 30_000),
+        playedSeconds: 30,
+      },
+    ]);
+  }
+
+  async removeAll(): Promise<void> {
+    if (!this.template) return;
+    await deletePlays(this.db, String(this.template.server_id), `h.play_key LIKE $2`, [`${this.prefix}%`]);
+  }
+}
+
+/** On-disk bytes of the history and everything kept to answer statistics (tables with their indexes and TOAST). */
+async function storageBytes(db: Database): Promise<{ relations: Record<string, number>; total: number }> {
+  const rows = await db.query<{ relation: string; bytes: string }>(
+    `SELECT c.relname AS relation, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname = 'playback_history' OR c.relname LIKE 'play\\_%')
+     ORDER BY c.relname`,
+  );
+  const relations = Object.fromEntries(rows.map((row) => [row.relation, Number(row.bytes)]));
+  return { relations, total: Object.values(relations).reduce((sum, bytes) => sum + bytes, 0) };
+}
 
 main().catch((error: unknown) => {
   console.error(error);

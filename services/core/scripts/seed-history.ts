@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { ROLLUP_BACKFILL_SQL } from '../src/history/rollup-sql.js';
+import { REBUILD_ROLLUPS_SQL } from '../src/history/rollup-sql.js';
 import { MOVIE_GENRES } from '@reelstat/jellyfin-sim';
 import { seededRandom } from '../src/test-support/seeded-random.js';
 
@@ -289,8 +289,7 @@ async function main() {
     }),
   );
   log('history indexes rebuilt');
-  await client.query('TRUNCATE play_rollups, play_totals');
-  await client.query(ROLLUP_BACKFILL_SQL);
+  await client.query(REBUILD_ROLLUPS_SQL);
   log('rollups and totals built');
   await client.query('VACUUM ANALYZE');
   log('vacuumed and analysed');

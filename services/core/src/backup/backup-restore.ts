@@ -1,7 +1,14 @@
 import type pg from 'pg';
 import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
-import { dailyRollupsFrom, rollupDelta, totalsDelta } from '../history/rollup-sql.js';
+import {
+  dailyRollupsFrom,
+  libraryHourlyRollupsFrom,
+  libraryRollupsFrom,
+  ROLLUP_TABLES,
+  rollupDelta,
+  totalsDelta,
+} from '../history/rollup-sql.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -30,8 +37,6 @@ export interface RestoreHooks {
 
 const bad = (message: string) => AppError.badRequest(message);
 
-/** The derived tables a restored history comes with: built from the staged rows, swapped in with them. */
-const ROLLUP_TABLES = ['play_rollups', 'play_totals', 'play_rollups_daily'] as const;
 /** Index builds at once (one PostgreSQL backend each): the bulk of a large restore's time. */
 const PARALLEL_BUILDS = 2;
 /**
@@ -340,6 +345,13 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   );
   await client.query(
     `INSERT INTO ${into('play_rollups_daily')} (server_id, bucket, library_id, client, play_method, plays, played_seconds) ${dailyRollupsFrom(into('play_rollups'))}`,
+  );
+  // The chart levels (0013): staged play_rollups has no triggers yet (they are added last), so they are filled here.
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library')} (server_id, bucket, library_id, plays, played_seconds) ${libraryRollupsFrom(into('play_rollups'))}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library_hourly')} (server_id, bucket, library_id, plays, played_seconds) ${libraryHourlyRollupsFrom(into('play_rollups_by_library'))}`,
   );
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,

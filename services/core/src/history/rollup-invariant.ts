@@ -3,15 +3,16 @@ import type { Database } from '../db/database.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
 
 /**
- * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days) and play_totals
+ * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
+ * levels (play_rollups_by_library: quarter hours, play_rollups_by_library_hourly: UTC hours) and play_totals
  * (all time per user, item, library) equal what playback_history holds. Every writer keeps it in the same
- * statement as its history change (writeHistory, deletePlays); this recomputes all three levels from the
+ * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
  *
  * Stored rows that reached zero are not differences: deletePlays keeps them (see delete-plays.ts).
  */
 export interface RollupDifference {
-  level: 'quarter_hour' | 'daily' | 'totals';
+  level: 'quarter_hour' | 'daily' | 'library_quarter_hour' | 'library_hourly' | 'totals';
   serverId: string;
   /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals. */
   key: string;
@@ -22,6 +23,24 @@ export interface RollupDifference {
 }
 
 const DAY = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / 86400) * 86400)`;
+const HOUR = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / 3600) * 3600)`;
+
+/** Expected and stored rows of one library level (server_id, bucket, library_id), bucketed by `bucketOf`. */
+const libraryLevel = (name: string, table: string, bucketOf: (column: string) => string) => `
+${name}_expected AS (
+  SELECT server_id, ${bucketOf('bucket')} AS bucket, library_id, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+  FROM quarter_expected GROUP BY 1, 2, 3
+), ${name}_stored AS (
+  SELECT server_id, bucket, library_id, plays, played_seconds FROM ${table}
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+)`;
+
+const libraryDifferences = (level: string, name: string) => `
+SELECT '${level}', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM ${name}_expected e FULL JOIN ${name}_stored s USING (server_id, bucket, library_id)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds`;
 
 /** The check as one SQL statement ($1: a server id, or NULL for every server). */
 export const ROLLUP_DIFFERENCES_SQL = `
@@ -38,7 +57,9 @@ quarter_stored AS (
 ), daily_stored AS (
   SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups_daily
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
-), totals_expected AS (${totalsDelta('history')}),
+), ${libraryLevel('library_quarter', 'play_rollups_by_library', (column) => column)},
+${libraryLevel('library_hourly', 'play_rollups_by_library_hourly', HOUR)},
+totals_expected AS (${totalsDelta('history')}),
 totals_stored AS (
   SELECT server_id, scope, key, plays, played_seconds FROM play_totals
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
@@ -57,6 +78,8 @@ SELECT 'daily', COALESCE(e.server_id, s.server_id),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM daily_expected e FULL JOIN daily_stored s USING (server_id, bucket, library_id, client, play_method)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
+UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}
 UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)

@@ -43,6 +43,19 @@ export function dailyRollupsFrom(source: string): string {
     FROM ${source} GROUP BY 1, 2, 3, 4, 5`;
 }
 
+/** The charts' library quarter-hour level (0013) from play_rollups-shaped rows in `source`. */
+export function libraryRollupsFrom(source: string): string {
+  return `SELECT server_id, bucket, library_id, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3`;
+}
+
+/** The charts' library hour level (0013) from library quarter-hour rows in `source`. */
+export function libraryHourlyRollupsFrom(source: string): string {
+  return `SELECT server_id, to_timestamp(floor(extract(epoch FROM bucket) / 3600) * 3600) AS bucket, library_id,
+      sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3`;
+}
+
 /** Used by the 0004 migration: rollups and totals of the history already there. */
 export const ROLLUP_BACKFILL_SQL = `
 INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)
@@ -50,6 +63,27 @@ ${rollupDelta('playback_history')};
 INSERT INTO play_totals (server_id, scope, key, plays, played_seconds)
 ${totalsDelta('playback_history')};
 `;
+
+/**
+ * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
+ * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
+ * library quarter hours and hours for the charts: 0013).
+ */
+export const ROLLUP_TABLES = [
+  'play_rollups',
+  'play_totals',
+  'play_rollups_daily',
+  'play_rollups_by_library',
+  'play_rollups_by_library_hourly',
+] as const;
+
+/**
+ * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
+ * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels) and play_totals.
+ * Run it inside the transaction that changed the history.
+ */
+export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
+${ROLLUP_BACKFILL_SQL}`;
 
 /**
  * The text the history search matches (user, title, client, device, address). The trigram index of the 0004

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
-import { windowedRollup } from './window-sql.js';
+import { chartRollup } from './window-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
 export type ChartKind = 'day' | 'weekday' | 'hour';
@@ -8,10 +8,11 @@ export type ChartKind = 'day' | 'weekday' | 'hour';
 const START = daysWindowStart('$2', '$3');
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-const BUCKET_KEY: Record<ChartKind, (column: string) => string> = {
-  day: (column) => `to_char((${column} AT TIME ZONE $2::text)::date, 'YYYY-MM-DD')`,
-  weekday: (column) => `extract(dow FROM ${column} AT TIME ZONE $2::text)::int::text`,
-  hour: (column) => `extract(hour FROM ${column} AT TIME ZONE $2::text)::int::text`,
+/** A bucket's key from a local timestamp (a moment already taken to the zone `$2`). */
+const BUCKET_KEY: Record<ChartKind, (local: string) => string> = {
+  day: (local) => `to_char(${local}::date, 'YYYY-MM-DD')`,
+  weekday: (local) => `extract(dow FROM ${local})::int::text`,
+  hour: (local) => `extract(hour FROM ${local})::int::text`,
 };
 
 export interface ChartCell {
@@ -34,12 +35,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const sep = '\u0001';
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
-      windowedRollup({
-        start: START,
-        rollupKey: `${key('bucket')} || '${sep}' || library_id`,
-        historyKey: `${key('started_at')} || '${sep}' || COALESCE(library_id, '')`,
-        timeKeyed: true,
-      }),
+      chartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
       [serverId, tz, days],
     ),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),

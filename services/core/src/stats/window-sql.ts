@@ -4,11 +4,11 @@ import { quarterCeil } from './time-window.js';
  * Sums over a window from the rollups, exact at any window start. Keys that do not depend on time (library,
  * client, play method) read whole UTC days from play_rollups_daily, the quarter hours before the first whole
  * day from play_rollups, and the part before the first whole quarter hour (an hours window, or a zone whose
- * midnight is not on a quarter hour) from playback_history itself. Keys over `bucket` (per local day, weekday
- * or hour) set `timeKeyed` and read quarter hours only: a UTC day is not a day in most zones.
+ * midnight is not on a quarter hour) from playback_history itself. Keys over local time (the charts) use
+ * chartRollup below: a UTC day is not a day in most zones.
  *
- * `key` is an expression over rollup columns (library_id, client, play_method, bucket) that is also valid over
- * playback_history with `started_at` for `bucket`: pass both forms. `$1` is the server id.
+ * `key` is an expression over rollup columns (library_id, client, play_method) that is also valid over
+ * playback_history: pass both forms. `$1` is the server id.
  */
 export function windowedRollup(options: {
   start: string;
@@ -16,22 +16,18 @@ export function windowedRollup(options: {
   historyKey: string;
   rollupFilter?: string;
   historyFilter?: string;
-  timeKeyed?: boolean;
 }): string {
   const { start, rollupKey, historyKey } = options;
   const rollupFilter = options.rollupFilter ? `AND ${options.rollupFilter}` : '';
   const historyFilter = options.historyFilter ? `AND ${options.historyFilter}` : '';
   const quarters = quarterCeil(start);
-  const days = options.timeKeyed ? undefined : dayCeil(quarters);
-  const daily = days
-    ? `SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups_daily
-        WHERE server_id = $1 AND bucket >= ${days} ${rollupFilter}
-      UNION ALL`
-    : '';
+  const days = dayCeil(quarters);
   return `SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      ${daily}
+      SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups_daily
+        WHERE server_id = $1 AND bucket >= ${days} ${rollupFilter}
+      UNION ALL
       SELECT ${rollupKey} AS key, plays, played_seconds FROM play_rollups
-        WHERE server_id = $1 AND bucket >= ${quarters} ${days ? `AND bucket < ${days}` : ''} ${rollupFilter}
+        WHERE server_id = $1 AND bucket >= ${quarters} AND bucket < ${days} ${rollupFilter}
       UNION ALL
       SELECT ${historyKey} AS key, 1, played_seconds FROM playback_history
         WHERE server_id = $1 AND started_at >= ${start} AND started_at < ${quarters} ${historyFilter}
@@ -41,4 +37,51 @@ export function windowedRollup(options: {
 /** First UTC midnight at or after a moment (SQL). */
 function dayCeil(moment: string): string {
   return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 86400) * 86400)`;
+}
+
+/**
+ * Plays and seconds per (local time bucket, library) over a window, for the charts, exact in any zone: whole
+ * UTC hours from play_rollups_by_library_hourly where the zone's offset is a whole number of hours that does not
+ * change within the hour (so the hour maps onto one local hour, day and weekday), the quarter hours of
+ * play_rollups_by_library for the hours where it is not (+05:30, +05:45, a change of offset) and before the first
+ * whole hour, and playback_history before the first whole quarter hour. A 365-day chart in a whole-hour zone
+ * reads about 9,000 hour rows per library instead of every quarter hour × library × client × method.
+ *
+ * `localKey` maps a local timestamp (without zone) to the bucket's key; `tz` is the zone's placeholder.
+ * `$1` is the server id. Rows: key = bucket key || `separator` || library id.
+ */
+export function chartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
+  const { start, tz, separator, localKey } = options;
+  const rowKey = (column: string, library: string) => `${localKey(`(${column} AT TIME ZONE ${tz}::text)`)} || '${separator}' || ${library}`;
+  // The window's bounds are computed once (not once per index probe), and each hour's local time once per hour,
+  // not once per library row.
+  return `WITH bounds AS MATERIALIZED (
+      SELECT start, quarters, ${hourCeil('quarters')} AS hours FROM (SELECT start, ${quarterCeil('start')} AS quarters FROM (SELECT ${start} AS start) AS s) AS q
+    ), hours AS MATERIALIZED (
+      SELECT h, ${localKey('local')} AS key, extract(minute FROM local) = 0
+          AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes' AS whole
+      FROM bounds, generate_series(
+          GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,
+        LATERAL (SELECT h AT TIME ZONE ${tz}::text AS local) AS l
+    )
+    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      SELECT hours.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
+        FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
+        WHERE r.server_id = $1 AND r.bucket >= (SELECT hours FROM bounds)
+      UNION ALL
+      SELECT ${rowKey('q.bucket', 'q.library_id')}, q.plays, q.played_seconds
+        FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'
+        WHERE NOT hours.whole
+      UNION ALL
+      SELECT ${rowKey('bucket', 'library_id')}, plays, played_seconds FROM play_rollups_by_library
+        WHERE server_id = $1 AND bucket >= (SELECT quarters FROM bounds) AND bucket < (SELECT hours FROM bounds)
+      UNION ALL
+      SELECT ${rowKey('started_at', "COALESCE(library_id, '')")}, 1, played_seconds FROM playback_history
+        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT quarters FROM bounds)
+    ) AS parts GROUP BY key HAVING sum(plays) > 0`;
+}
+
+/** First UTC hour boundary at or after a moment (SQL). */
+function hourCeil(moment: string): string {
+  return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
 }

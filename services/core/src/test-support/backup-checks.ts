@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database } from '../db/database.js';
-import { ROLLUP_BACKFILL_SQL } from '../history/rollup-sql.js';
+import { REBUILD_ROLLUPS_SQL } from '../history/rollup-sql.js';
 import { BACKUP_TABLES } from '../backup/backup-tables.js';
 
 /**
@@ -63,7 +63,7 @@ export async function seedSample(database: Database, serverId: string, plays: nu
       [serverId, plays],
     );
     await db.query(`INSERT INTO app_settings (key, value) VALUES ('TASK_LOG_RETENTION_DAYS', '12') RETURNING 1`);
-    await db.query(ROLLUP_BACKFILL_SQL);
+    await db.query(REBUILD_ROLLUPS_SQL);
   } finally {
     await client.end();
   }

@@ -11,6 +11,7 @@ import { deferredIndexes } from './0009-deferred-indexes.js';
 import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
+import { libraryChartRollups } from './0013-library-chart-rollups.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   webhooks,
   managedMediaServers,
   webhookDeliveryWakeup,
+  libraryChartRollups,
 ];

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.js';
+import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
+import { seededRandom } from '../test-support/seeded-random.js';
+import { viewsChart, WEEKDAYS, type ChartKind } from './chart-queries.js';
+
+/**
+ * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (window-sql.ts,
+ * chartRollup). Random plays around offset changes are charted in zones of every kind and compared with the
+ * buckets JavaScript's own time-zone data gives each play: whole-hour zones with DST (New York, London), a
+ * half-hour DST change (Lord Howe: +10:30 → +11), and +05:30, +05:45, -03:30, +12:45 offsets.
+ */
+const ZONES = [
+  'UTC',
+  'America/New_York',
+  'Europe/London',
+  'Australia/Lord_Howe',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Pacific/Chatham',
+];
+
+describe('charts from the library rollups', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const plays: PlayToRecord[] = [];
+  // From 2026-09-20 to now: the Lord Howe (4 Oct), Chatham (27 Sep), London (25 Oct) and New York (1 Nov) changes.
+  const from = Date.parse('2026-09-20T00:00:00Z');
+  const days = Math.ceil((Date.now() - from) / 86_400_000) + 2;
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    await db.query(
+      `INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'a', 'A', 'movies'), ($1, 'b', 'B', 'tvshows')`,
+      [serverId],
+    );
+    const random = seededRandom(20);
+    const span = Date.now() - 60_000 - from;
+    for (let index = 0; index < 3000; index += 1) {
+      // Minutes at random, so plays fall into every quarter of an hour.
+      const startedAt = new Date(from + Math.floor((random() * span) / 60_000) * 60_000);
+      plays.push({
+        serverId,
+        playKey: `p${index}`,
+        source: 'monitor',
+        userId: 'u1',
+        userName: 'Alice',
+        itemId: `i${index % 50}`,
+        itemName: 'Item',
+        libraryId: random() < 0.6 ? 'a' : 'b',
+        client: random() < 0.5 ? 'Web' : 'TV',
+        playMethod: random() < 0.5 ? 'DirectPlay' : 'Transcode',
+        startedAt,
+        playedSeconds: 1 + Math.floor(random() * 3000),
+      });
+    }
+    expect(await recordPlays(db, plays)).toBe(plays.length);
+    expect(await findRollupDifferences(db)).toEqual([]);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  /** What a chart cell should hold, from each play's local time as Intl computes it. */
+  function expected(tz: string, kind: ChartKind): Record<string, [number, number]> {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+      weekday: 'long',
+    });
+    const cells: Record<string, [number, number]> = {};
+    for (const play of plays) {
+      const p = Object.fromEntries(parts.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
+      const bucket = kind === 'day' ? `${p.year}-${p.month}-${p.day}` : kind === 'hour' ? p.hour! : p.weekday!;
+      const key = `${bucket} ${play.libraryId === 'a' ? 'A' : 'B'}`;
+      const cell = (cells[key] ??= [0, 0]);
+      cell[0] += 1;
+      cell[1] += play.playedSeconds;
+    }
+    return cells;
+  }
+
+  async function charted(tz: string, kind: ChartKind): Promise<Record<string, [number, number]>> {
+    const chart = await viewsChart(db, serverId, tz, days, kind);
+    const cells: Record<string, [number, number]> = {};
+    for (const row of chart.stats) {
+      for (const library of ['A', 'B']) {
+        const cell = row[library] as { count: number; duration: number };
+        if (cell.count > 0) cells[`${row.Key} ${library}`] = [cell.count, cell.duration];
+      }
+    }
+    return cells;
+  }
+
+  it.each(ZONES)('charts days, weekdays and hours in %s exactly', async (tz) => {
+    for (const kind of ['day', 'weekday', 'hour'] as const) {
+      expect(await charted(tz, kind), `${tz} ${kind}`).toEqual(expected(tz, kind));
+    }
+    expect(Object.keys(expected(tz, 'weekday')).every((key) => WEEKDAYS.includes(key.split(' ')[0]!))).toBe(true);
+  });
+});
