@@ -143,7 +143,7 @@ export const mediaServersRoutes = [
     access: 'authenticated',
     body: testMediaServerBody,
     response: testMediaServerAnswer,
-    handle: ({ body }) => testConnection(body.Url, body.ApiKey),
+    handle: ({ body, runtime }) => testConnection(body.Url, body.ApiKey, runtime.logger),
   }),
   route({
     method: 'post',
@@ -156,14 +156,14 @@ export const mediaServersRoutes = [
     handle: async ({ params, runtime }) => {
       const link = await runtime.services.mediaServers.get(params.id.toLowerCase());
       if (!link) throw new AppError(404, 'media_server_not_found', `No media server has the Id ${params.id}`);
-      return testConnection(link.url, link.apiKey);
+      return testConnection(link.url, link.apiKey, runtime.logger);
     },
   }),
 ];
 
-async function testConnection(url: string, apiKey: string) {
+async function testConnection(url: string, apiKey: string, logger: Runtime['logger']) {
   try {
-    const probe = await checkMediaServer(url, apiKey, runtime.logger);
+    const probe = await checkMediaServer(url, apiKey, logger);
     const kind = probe.kind === 'emby' ? 'Emby' : 'Jellyfin';
     return {
       ok: true,

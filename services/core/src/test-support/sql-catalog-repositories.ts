@@ -29,7 +29,13 @@ export interface Repositories {
 }
 
 export function repositoriesOn(db: Database, serverId: string): Repositories {
-  const config = { jwtSecret: 'sql-catalog-secret-sql-catalog-secret', tokenTtlHours: 1, loginLockoutMinutes: 15, loginMaxFailures: 5 };
+  const config = {
+    jwtSecret: 'sql-catalog-secret-sql-catalog-secret',
+    tokenTtlHours: 1,
+    tokenRenewMaxHours: 168,
+    loginLockoutMinutes: 15,
+    loginMaxFailures: 5,
+  };
   return {
     db,
     serverId,
