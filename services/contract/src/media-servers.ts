@@ -11,6 +11,8 @@ export const ALL_SERVERS = 'all';
 export const serverSelector = z
   .string()
   .trim()
+  // A UUID is 36 characters: the bound keeps a long value from reaching the pattern (the contract audit checks it).
+  .max(64)
   .refine(
     (value) => value === ALL_SERVERS || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
     'must be a media server Id (GET /api/mediaServers) or "all"',
