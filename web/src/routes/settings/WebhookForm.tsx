@@ -198,30 +198,16 @@ export function WebhookForm({
         )}
         {draft.webhook_type === 'email' && (
           <>
-            <Field id="webhook-from" label={t('settings.webhooks.from')}>
-              <input
-                id="webhook-from"
-                className="input"
-                value={draft.options.from ?? ''}
-                onChange={(e) => setOption({ from: e.target.value || undefined })}
-              />
-            </Field>
-            <Field id="webhook-to" label={t('settings.webhooks.to')}>
-              <input
-                id="webhook-to"
-                className="input"
-                value={draft.options.to ?? ''}
-                onChange={(e) => setOption({ to: e.target.value || undefined })}
-              />
-            </Field>
-            <Field id="webhook-username" label={t('settings.webhooks.username')}>
-              <input
-                id="webhook-username"
-                className="input"
-                value={draft.options.username ?? ''}
-                onChange={(e) => setOption({ username: e.target.value || undefined })}
-              />
-            </Field>
+            {(['from', 'to', 'username'] as const).map((key) => (
+              <Field key={key} id={`webhook-${key}`} label={t(`settings.webhooks.${key}`)}>
+                <input
+                  id={`webhook-${key}`}
+                  className="input"
+                  value={draft.options[key] ?? ''}
+                  onChange={(e) => setOption({ [key]: e.target.value || undefined })}
+                />
+              </Field>
+            ))}
             <Field id="webhook-security" label={t('settings.webhooks.security')}>
               <select
                 id="webhook-security"
