@@ -34,7 +34,9 @@ function sumBy<T extends Record<string, unknown>>(rows: T[], name: keyof T, coun
  * "All servers": the overviews where summing every linked server makes sense (home cards, charts, the users
  * table, the history), read per server with the same services and merged. Items, libraries and users belong to
  * one server each, so their top fives are the best of each server's top five; clients and play methods with the
- * same name are summed across servers (from each server's top five).
+ * same name are summed across servers over each server's whole list, then ranked (summing only each server's top
+ * five would miss a client sixth on every server whose sum beats them; play methods are three, so every server's
+ * answer is already whole).
  */
 export class AllServersReads {
   constructor(
@@ -64,7 +66,7 @@ export class AllServersReads {
   }
 
   async mostUsedClients(input: DaysWindow) {
-    const rows = sumBy((await this.each((id) => this.statistics.mostUsedClients(input, id))).flat(), 'Client', [
+    const rows = sumBy((await this.each((id) => this.statistics.everyClient(input, id))).flat(), 'Client', [
       'Plays',
       'total_playback_duration',
     ]);
