@@ -93,8 +93,24 @@ test('adding a server in Settings, then switching between servers and All server
   await searchAll.fill(onlyEmby);
   await expect(rowsNamed(page, onlyEmby)).toHaveCount(1);
 
-  // Back to the default server: the Emby server's users are gone from the table.
+  // Screens that show one server at a time say so under "All servers", name the server shown (no silent
+  // default) and let the user pick another, which switches the app to it; the summing screens show no notice.
   const defaultServer = servers.find((server) => server.IsDefault)!;
+  const notice = page.getByTestId('one-server-notice');
+  await expect(notice).toHaveCount(0);
+  for (const screen of ['Libraries', 'Timeline', 'Settings']) {
+    await page.getByRole('link', { name: screen, exact: true }).click();
+    await expect(notice).toContainText(`it shows one server at a time. Showing ${defaultServer.Name}.`);
+    await expect(notice.getByLabel('Server shown on this screen')).toHaveValue(defaultServer.Id);
+  }
+  await notice.getByLabel('Server shown on this screen').selectOption({ label: 'Den Emby' });
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await expect(notice).toHaveCount(0);
+
+  // Back to the default server: the Emby server's users are gone from the table.
   await page.getByTestId('server-switcher').selectOption({ label: `${defaultServer.Name} (default)` });
   await searchAll.fill(onlyEmby);
   await expect(rowsNamed(page, onlyEmby)).toHaveCount(0);
