@@ -44,13 +44,22 @@ describe('the leader runs tasks on their intervals and prunes old runs', () => {
     const slowId = (added.body as { server: { Id: string } }).server.Id;
     const [{ id: firstId }] = (await db.query<{ id: string }>('SELECT id FROM media_servers WHERE id <> $1', [slowId])) as [{ id: string }];
     // Adding the server ran a full sync of it; then the declared partial interval (10 h) applies to it alone.
-    await waitFor(async () => {
-      const logs = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
-      return logs.some((l) => l.Name === 'FullSyncTask' && l.Result !== 'Running' && l.Log.some((line) => line.Message.includes('Slow Emby')))
-        ? true
-        : undefined;
-    }, 'the new server’s first full sync', 90_000);
-    await db.query(`UPDATE media_servers SET settings = $2 WHERE id = $1`, [slowId, JSON.stringify({ sync: { recentIntervalMinutes: 600 } })]);
+    await waitFor(
+      async () => {
+        const logs = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
+        return logs.some(
+          (l) => l.Name === 'FullSyncTask' && l.Result !== 'Running' && l.Log.some((line) => line.Message.includes('Slow Emby')),
+        )
+          ? true
+          : undefined;
+      },
+      'the new server’s first full sync',
+      90_000,
+    );
+    await db.query(`UPDATE media_servers SET settings = $2 WHERE id = $1`, [
+      slowId,
+      JSON.stringify({ sync: { recentIntervalMinutes: 600 } }),
+    ]);
     // Both servers' partial syncs started 20 minutes ago: the installation's 15 minutes are over, 10 h are not.
     for (const id of [firstId, slowId]) {
       await db.query(
@@ -60,10 +69,14 @@ describe('the leader runs tasks on their intervals and prunes old runs', () => {
       );
     }
     const before = ((await h.call('GET', '/logs/getLogs')).body as LogEntryBody[]).filter((l) => l.Name === 'PartialSyncTask').length;
-    const run = await waitFor(async () => {
-      const runs = ((await h.call('GET', '/logs/getLogs')).body as LogEntryBody[]).filter((l) => l.Name === 'PartialSyncTask');
-      return runs.length > before && runs[0]!.Result !== 'Running' ? runs[0] : undefined;
-    }, 'the scheduled partial sync', 60_000);
+    const run = await waitFor(
+      async () => {
+        const runs = ((await h.call('GET', '/logs/getLogs')).body as LogEntryBody[]).filter((l) => l.Name === 'PartialSyncTask');
+        return runs.length > before && runs[0]!.Result !== 'Running' ? runs[0] : undefined;
+      },
+      'the scheduled partial sync',
+      60_000,
+    );
     expect(run).toMatchObject({ ExecutionType: 'Automatic', Result: 'Success' });
     const steps = run.Log.map((line) => line.Message).filter((message) => message.startsWith('Partial sync of'));
     expect(steps).toHaveLength(1);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { HistoryService } from '../history/history-service.js';
-import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
+import { recordPlays, type PlayMethod, type PlayToRecord } from '../history/record-plays.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { AllServersReads } from './all-servers.js';
 import { StatisticsContext } from './statistics-context.js';
@@ -22,7 +22,7 @@ describe('All servers: clients summed before the top five is kept', () => {
   const emby = randomUUID();
 
   /** `count` plays of one client on one server, an hour apart, 60 s each. */
-  const plays = (serverId: string, client: string, count: number, playMethod = 'DirectPlay'): PlayToRecord[] =>
+  const plays = (serverId: string, client: string, count: number, playMethod: PlayMethod = 'DirectPlay'): PlayToRecord[] =>
     Array.from({ length: count }, (_, n) => ({
       serverId,
       playKey: `${serverId}-${client}-${n}`,

@@ -55,11 +55,15 @@ export const fullSyncTask: TaskDefinition = {
   group: LIBRARY_SYNC_GROUP,
   requiresMediaServer: true,
   run: (context) =>
-    eachServer(context, async (link, reporter) => {
-      await context.log.step(`Full sync of ${link.name} (${link.kind})`);
-      const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).full();
-      return `${s.server}: ${s.itemsListed} items in ${s.libraries} libraries, ${s.itemsWritten} written, ${s.archived} archived, ${s.users} users`;
-    }, 'FullSyncTask'),
+    eachServer(
+      context,
+      async (link, reporter) => {
+        await context.log.step(`Full sync of ${link.name} (${link.kind})`);
+        const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).full();
+        return `${s.server}: ${s.itemsListed} items in ${s.libraries} libraries, ${s.itemsWritten} written, ${s.archived} archived, ${s.users} users`;
+      },
+      'FullSyncTask',
+    ),
 };
 
 export const partialSyncTask: TaskDefinition = {
@@ -69,11 +73,15 @@ export const partialSyncTask: TaskDefinition = {
   group: LIBRARY_SYNC_GROUP,
   requiresMediaServer: true,
   run: (context) =>
-    eachServer(context, async (link, reporter) => {
-      await context.log.step(`Partial sync of ${link.name} (${link.kind})`);
-      const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).partial();
-      return `${s.server}: ${s.itemsWritten} new or changed items, ${s.users} users`;
-    }, 'PartialSyncTask'),
+    eachServer(
+      context,
+      async (link, reporter) => {
+        await context.log.step(`Partial sync of ${link.name} (${link.kind})`);
+        const s = await new LibrarySync(context.runtime.db, link, clientFor(link, context.runtime.logger), reporter).partial();
+        return `${s.server}: ${s.itemsWritten} new or changed items, ${s.users} users`;
+      },
+      'PartialSyncTask',
+    ),
 };
 
 export const playbackSyncTask: TaskDefinition = {

@@ -82,7 +82,11 @@ export class TaskService {
       if (live) throw AppError.conflict(`${name} cannot start while ${live.name} is running`);
       const runId = randomUUID();
       await this.runs.create({ id: runId, name, type: definition.type, executionType, instanceId: null }, transaction);
-      const queued = await this.runtime.queue.enqueue<TaskJobData>(definition.group, { name, executionType, runId, ...(serverIds ? { serverIds } : {}) }, { jobId: name });
+      const queued = await this.runtime.queue.enqueue<TaskJobData>(
+        definition.group,
+        { name, executionType, runId, ...(serverIds ? { serverIds } : {}) },
+        { jobId: name },
+      );
       if (!queued.added) throw AppError.conflict(`${name} is already running`);
     });
     return { message: `${name} started` };

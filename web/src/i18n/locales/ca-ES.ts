@@ -519,8 +519,7 @@ export const caES: Locale = {
     switcher: 'Servidor multimèdia',
     all: 'Tots els servidors',
     defaultTag: 'per defecte',
-    oneServer:
-      'Aquesta pantalla no pot mostrar "Tots els servidors": mostra un servidor cada vegada. Es mostra {{name}}.',
+    oneServer: 'Aquesta pantalla no pot mostrar "Tots els servidors": mostra un servidor cada vegada. Es mostra {{name}}.',
     pickOne: 'Servidor que es mostra en aquesta pantalla',
     title: 'Servidors multimèdia',
     intro:

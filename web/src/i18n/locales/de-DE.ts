@@ -514,8 +514,7 @@ export const deDE: Locale = {
     switcher: 'Medienserver',
     all: 'Alle Server',
     defaultTag: 'Standard',
-    oneServer:
-      'Diese Seite kann „Alle Server“ nicht anzeigen: Sie zeigt jeweils einen Server. Angezeigt wird {{name}}.',
+    oneServer: 'Diese Seite kann „Alle Server“ nicht anzeigen: Sie zeigt jeweils einen Server. Angezeigt wird {{name}}.',
     pickOne: 'Auf dieser Seite angezeigter Server',
     title: 'Medienserver',
     intro:

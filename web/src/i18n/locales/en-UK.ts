@@ -512,8 +512,7 @@ export const enUK = {
     switcher: 'Media server',
     all: 'All servers',
     defaultTag: 'default',
-    oneServer:
-      '"All servers" cannot be shown on this screen: it shows one server at a time. Showing {{name}}.',
+    oneServer: '"All servers" cannot be shown on this screen: it shows one server at a time. Showing {{name}}.',
     pickOne: 'Server shown on this screen',
     title: 'Media servers',
     intro:

@@ -515,8 +515,7 @@ export const frFR: Locale = {
     switcher: 'Serveur multimédia',
     all: 'Tous les serveurs',
     defaultTag: 'par défaut',
-    oneServer:
-      'Cet écran ne peut pas afficher « Tous les serveurs » : il montre un serveur à la fois. Serveur affiché : {{name}}.',
+    oneServer: 'Cet écran ne peut pas afficher « Tous les serveurs » : il montre un serveur à la fois. Serveur affiché : {{name}}.',
     pickOne: 'Serveur affiché sur cet écran',
     title: 'Serveurs multimédias',
     intro:

@@ -515,8 +515,7 @@ export const itIT: Locale = {
     switcher: 'Server multimediale',
     all: 'Tutti i server',
     defaultTag: 'predefinito',
-    oneServer:
-      'Questa schermata non può mostrare "Tutti i server": mostra un server alla volta. Server mostrato: {{name}}.',
+    oneServer: 'Questa schermata non può mostrare "Tutti i server": mostra un server alla volta. Server mostrato: {{name}}.',
     pickOne: 'Server mostrato in questa schermata',
     title: 'Server multimediali',
     intro:

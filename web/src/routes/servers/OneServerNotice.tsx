@@ -40,12 +40,7 @@ export function OneServerNotice() {
       <label htmlFor={`${id}-pick`} className="sr-only">
         {t('servers.pickOne')}
       </label>
-      <select
-        id={`${id}-pick`}
-        className="input w-auto"
-        value={shown.Id}
-        onChange={(event) => switchServer(event.target.value, list)}
-      >
+      <select id={`${id}-pick`} className="input w-auto" value={shown.Id} onChange={(event) => switchServer(event.target.value, list)}>
         {list.map((server) => (
           <option key={server.Id} value={server.Id}>
             {server.Name}
