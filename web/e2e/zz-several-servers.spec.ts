@@ -98,12 +98,32 @@ test('adding a server in Settings, then switching between servers and All server
   const defaultServer = servers.find((server) => server.IsDefault)!;
   const notice = page.getByTestId('one-server-notice');
   await expect(notice).toHaveCount(0);
-  for (const screen of ['Libraries', 'Timeline', 'Settings']) {
+  // The libraries list honours "All servers": every server's libraries, each card naming its server.
+  await until(
+    'the Emby library cards',
+    async () => ((await api<unknown[]>(`/stats/getLibraryCardStats?serverId=${den.Id}`, { token })).length > 0 ? true : undefined),
+    120_000,
+  );
+  const exactly = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const cardsOf = (name: string) =>
+    page.getByTestId('library-card').filter({ has: page.getByTestId('library-server').filter({ hasText: exactly(name) }) });
+  await page.getByRole('link', { name: 'Libraries', exact: true }).click();
+  await expect(cardsOf('Den Emby').first()).toBeVisible();
+  await expect(cardsOf(defaultServer.Name).first()).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  for (const screen of ['Timeline', 'Settings']) {
     await page.getByRole('link', { name: screen, exact: true }).click();
     await expect(notice).toContainText(`it shows one server at a time. Showing ${defaultServer.Name}.`);
     await expect(notice.getByLabel('Server shown on this screen')).toHaveValue(defaultServer.Id);
   }
   await notice.getByLabel('Server shown on this screen').selectOption({ label: 'Den Emby' });
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  // Opening another server's library from the "All servers" list switches to that server (a library is one server's).
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Libraries', exact: true }).click();
+  await cardsOf('Den Emby').first().click();
+  await expect(page).toHaveURL(/\/libraries\/[^/]+$/);
   await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
   await expect(notice).toHaveCount(0);
   await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });

@@ -6,13 +6,16 @@ import { ALL_SERVERS, useServerSelection } from '../../store/server-selection';
 import { useSwitchServer } from './ServerSwitcher';
 
 /**
- * Screens whose data belongs to one server (a library and its items, an item, the timeline of a user or an
- * item, the settings): they cannot sum servers, so under "All servers" they read the default server.
+ * Screens whose data belongs to one server (a library and its items, an item, the timeline, the settings):
+ * they cannot sum servers, so under "All servers" they read the default server. The libraries list itself lists
+ * every server's libraries (opening one switches to its server).
  */
-const ONE_SERVER_SCREENS = ['/libraries', '/timeline', '/settings'];
+const ONE_SERVER_SCREENS = ['/libraries/', '/timeline', '/settings'];
 
 export function isOneServerScreen(pathname: string): boolean {
-  return ONE_SERVER_SCREENS.some((screen) => pathname === screen || pathname.startsWith(`${screen}/`));
+  return ONE_SERVER_SCREENS.some((screen) =>
+    screen.endsWith('/') ? pathname.startsWith(screen) : pathname === screen || pathname.startsWith(`${screen}/`),
+  );
 }
 
 /**
