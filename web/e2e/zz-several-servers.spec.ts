@@ -126,6 +126,14 @@ test('adding a server in Settings, then switching between servers and All server
   await expect(page).toHaveURL(/\/libraries\/[^/]+$/);
   await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
   await expect(notice).toHaveCount(0);
+  // The timeline's user list holds every server's users under "All servers"; a timeline is one user's, so choosing
+  // another server's user switches to that server.
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Timeline', exact: true }).click();
+  await page.getByLabel('User').selectOption({ label: `${onlyEmby} (Den Emby)` });
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByLabel('User').locator('option:checked')).toHaveText(onlyEmby);
   await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
   await page.getByRole('link', { name: 'Users', exact: true }).click();
   await expect(notice).toHaveCount(0);
