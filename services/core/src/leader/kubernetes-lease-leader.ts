@@ -118,6 +118,8 @@ export class KubernetesLeaseLeader implements LeaderElector {
     if (this.stopped) return;
     const again = () => {
       this.watching = undefined;
+      // One pending reopen at most, however many times the old watch reports its end.
+      clearTimeout(this.rewatch);
       if (!this.stopped) this.rewatch = setTimeout(() => void this.watchLease(), this.options.timings.retryMs);
     };
     try {
