@@ -93,8 +93,52 @@ test('adding a server in Settings, then switching between servers and All server
   await searchAll.fill(onlyEmby);
   await expect(rowsNamed(page, onlyEmby)).toHaveCount(1);
 
-  // Back to the default server: the Emby server's users are gone from the table.
+  // Screens that show one server at a time say so under "All servers", name the server shown (no silent
+  // default) and let the user pick another, which switches the app to it; the summing screens show no notice.
   const defaultServer = servers.find((server) => server.IsDefault)!;
+  const notice = page.getByTestId('one-server-notice');
+  await expect(notice).toHaveCount(0);
+  // The libraries list honours "All servers": every server's libraries, each card naming its server.
+  await until(
+    'the Emby library cards',
+    async () => ((await api<unknown[]>(`/stats/getLibraryCardStats?serverId=${den.Id}`, { token })).length > 0 ? true : undefined),
+    120_000,
+  );
+  const exactly = (name: string) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const cardsOf = (name: string) =>
+    page.getByTestId('library-card').filter({ has: page.getByTestId('library-server').filter({ hasText: exactly(name) }) });
+  await page.getByRole('link', { name: 'Libraries', exact: true }).click();
+  await expect(cardsOf('Den Emby').first()).toBeVisible();
+  await expect(cardsOf(defaultServer.Name).first()).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  for (const screen of ['Timeline', 'Settings']) {
+    await page.getByRole('link', { name: screen, exact: true }).click();
+    await expect(notice).toContainText(`it shows one server at a time. Showing ${defaultServer.Name}.`);
+    await expect(notice.getByLabel('Server shown on this screen')).toHaveValue(defaultServer.Id);
+  }
+  await notice.getByLabel('Server shown on this screen').selectOption({ label: 'Den Emby' });
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  // Opening another server's library from the "All servers" list switches to that server (a library is one server's).
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Libraries', exact: true }).click();
+  await cardsOf('Den Emby').first().click();
+  await expect(page).toHaveURL(/\/libraries\/[^/]+$/);
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  // The timeline's user list holds every server's users under "All servers"; a timeline is one user's, so choosing
+  // another server's user switches to that server.
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Timeline', exact: true }).click();
+  await page.getByLabel('User').selectOption({ label: `${onlyEmby} (Den Emby)` });
+  await expect(page.getByTestId('server-switcher')).toHaveValue(den.Id);
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByLabel('User').locator('option:checked')).toHaveText(onlyEmby);
+  await page.getByTestId('server-switcher').selectOption({ label: 'All servers' });
+  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await expect(notice).toHaveCount(0);
+
+  // Back to the default server: the Emby server's users are gone from the table.
   await page.getByTestId('server-switcher').selectOption({ label: `${defaultServer.Name} (default)` });
   await searchAll.fill(onlyEmby);
   await expect(rowsNamed(page, onlyEmby)).toHaveCount(0);

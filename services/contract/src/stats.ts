@@ -103,7 +103,16 @@ export const libraryOverviewAnswer = z.array(
     Episode_Count: z.number(),
   }),
 );
-export const libraryMetadataAnswer = z.array(z.object({ Id: z.string(), Name: z.string(), files: z.number(), Size: z.number() }));
+export const libraryMetadataAnswer = z.array(
+  z.object({
+    Id: z.string(),
+    Name: z.string(),
+    files: z.number(),
+    Size: z.number(),
+    /** With serverId=all: the media server of this library (libraries belong to one server). */
+    ServerId: z.string().optional(),
+  }),
+);
 
 /** SPEC.md §3 Library (cards and detail). */
 export const libraryAnswer = z.object({
@@ -124,7 +133,10 @@ export const libraryAnswer = z.object({
   files: z.number(),
   Size: z.number(),
 });
-export const libraryCardStatsAnswer = z.array(libraryAnswer);
+export const libraryCardStatsAnswer = z.array(
+  /** With serverId=all: the media server of this library (libraries belong to one server). */
+  libraryAnswer.extend({ ServerId: z.string().optional() }),
+);
 
 /** SPEC.md §3 User activity row. */
 export const userActivityAnswer = z.array(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
 import { Runtime } from '@reelstat/core';
 import { createTestDatabase, testConfig, testLogger, type TestDatabase, waitUntil } from '@reelstat/core/test-support/test-services.js';
-import { FakeKubeApiServer, loadCrdFile, type KubeObject } from '@reelstat/core/test-support/k8s-fake/index.js';
+import { FakeKubeApiServer, loadCrdFile, loadExampleFile, type KubeObject } from '@reelstat/core/test-support/k8s-fake/index.js';
 import { OperatorRole } from './operator-role.js';
 import type { Condition, MediaStatsServer } from './media-stats-server.js';
 
@@ -177,5 +177,27 @@ describe('OperatorRole against the fake Kubernetes API server and the simulator'
     expect(b.controller).toBeUndefined();
     const lease = server.get('coordination.k8s.io/v1', 'leases', NS, 'reelstat-operator');
     expect(lease?.spec).toMatchObject({ holderIdentity: 'operator-a' });
+  });
+
+  it('links a server from deploy/examples/mediastatsserver.yaml as applied with kubectl (URL and key replaced)', async () => {
+    // `kubectl apply -f crds/` is the CRD the fake server was given; the example's two documents go in as written,
+    // with only what its comment says to replace (and this test's namespace).
+    for (const document of loadExampleFile()) {
+      document.metadata.namespace = NS;
+      if (document.kind === 'Secret') (document.stringData as Record<string, string>).apiKey = sim.apiKey;
+      else (document.spec as Record<string, unknown>).url = sim.url;
+      server.create(document.apiVersion as string, document.kind === 'Secret' ? 'secrets' : 'mediastatsservers', NS, document);
+    }
+    await waitUntil(() => ready('living-room'), 15_000);
+    const serverId = resource('living-room')!.status!.serverId!;
+    expect(await links().get(serverId)).toMatchObject({
+      name: 'Living room',
+      managedBy: 'kubernetes',
+      managedRef: 'media/living-room',
+      externalUrl: 'https://jellyfin.example.org',
+      suspended: false,
+    });
+    server.delete(MSS, 'mediastatsservers', NS, 'living-room');
+    await waitUntil(() => resource('living-room') === undefined, 15_000);
   });
 });

@@ -5,7 +5,7 @@ import type {
   GlobalStats,
   Item,
   LastPlayed,
-  Library,
+  LibraryCardStats,
   LibraryMetadata,
   LibraryOverview,
   StatItem,
@@ -78,7 +78,7 @@ export function useLibraryMetadata() {
 export function useLibraryCardStats() {
   return useQuery({
     queryKey: ['stats', 'library-cards'],
-    queryFn: () => api<Library[]>('/stats/getLibraryCardStats'),
+    queryFn: () => api<LibraryCardStats[]>('/stats/getLibraryCardStats'),
     refetchInterval: 60 * 60_000,
   });
 }

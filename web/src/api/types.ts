@@ -11,6 +11,7 @@ import type {
   LibraryAnswer,
   libraryCardAnswer,
   libraryMetadataAnswer,
+  libraryCardStatsAnswer,
   libraryOverviewAnswer,
   LiveSession,
   LogEntry as ContractLogEntry,
@@ -48,6 +49,8 @@ export type LibraryOverview = z.infer<typeof libraryOverviewAnswer>[number];
 export type TrackedLibrary = z.infer<typeof trackedLibrary>;
 export type Library = LibraryAnswer;
 export type LibraryMetadata = z.infer<typeof libraryMetadataAnswer>[number];
+/** A library card; with "All servers", the server it belongs to. */
+export type LibraryCardStats = z.infer<typeof libraryCardStatsAnswer>[number];
 export type Item = ItemAnswer;
 export type RecentlyAdded = RecentlyAddedAnswer;
 export type UserActivityRow = UserActivityAnswer;

@@ -6,6 +6,7 @@ import { SocketProvider } from '../socket/socket';
 import { TaskEventToasts } from './TaskEventToasts';
 import { useHistoryRefresh } from '../socket/history-refresh';
 import { Panel } from '../components/Panel';
+import { OneServerNotice } from './servers/OneServerNotice';
 
 /** Sidebar + the routed screen; the socket lives here (only logged-in screens use it). */
 export function Layout() {
@@ -43,6 +44,7 @@ export function Layout() {
             <span className="font-semibold">Reelstat</span>
           </header>
           <main className="mx-auto w-full max-w-7xl p-3 sm:p-6">
+            <OneServerNotice />
             <Suspense fallback={<Panel isLoading>{null}</Panel>}>
               <Outlet />
             </Suspense>

@@ -36,7 +36,7 @@ export function getSelectedServer(): string | null {
   return useServerSelection.getState().selected;
 }
 
-/** The calls that sum every linked server with serverId=all (home cards, charts, the users table, the history). */
+/** The calls that sum or list every linked server with serverId=all (home cards, charts, the users table, the history, the libraries list). */
 const ALL_SERVER_PATHS = new Set([
   '/stats/getMostViewedByType',
   '/stats/getMostPopularByType',
@@ -45,6 +45,8 @@ const ALL_SERVER_PATHS = new Set([
   '/stats/getMostActiveUsers',
   '/stats/getPlaybackMethodStats',
   '/stats/getLibraryOverview',
+  '/stats/getLibraryCardStats',
+  '/stats/getLibraryMetadata',
   '/stats/getAllUserActivity',
   '/stats/getViewsOverTime',
   '/stats/getViewsByDays',

@@ -111,6 +111,24 @@ describe('several media servers', () => {
     expect(ofEmby.size).toBeGreaterThan(0);
     expect([...ofEmby].some((id) => ofJellyfin.has(id))).toBe(false);
 
+    // The libraries list with "all": every server's library cards and files, each row naming its server.
+    type Row = { Id: string; ServerId?: string };
+    for (const path of ['/stats/getLibraryCardStats', '/stats/getLibraryMetadata']) {
+      const [ofOne, ofOther, ofAll] = await Promise.all([
+        ok<Row[]>(call('GET', `${path}?serverId=${jellyfinId}`)),
+        ok<Row[]>(call('GET', `${path}?serverId=${embyId}`)),
+        ok<Row[]>(call('GET', `${path}?serverId=all`)),
+      ]);
+      expect(ofOther.length, path).toBeGreaterThan(0);
+      expect(ofAll.map((row) => `${row.ServerId}/${row.Id}`).sort(), path).toEqual(
+        [...ofOne.map((row) => `${jellyfinId}/${row.Id}`), ...ofOther.map((row) => `${embyId}/${row.Id}`)].sort(),
+      );
+      expect(
+        ofOne.every((row) => row.ServerId === undefined),
+        path,
+      ).toBe(true);
+    }
+
     // The same item asked of the other server is not there; in the body as well as in the query.
     const embyMovie = picked[embyId]!.movie;
     expect((await call('POST', '/api/getItemDetails', { Id: embyMovie.id })).status).toBe(404);

@@ -65,4 +65,33 @@ describe('KubernetesLeaseLeader', () => {
       expect(change.released || change.gapMs >= change.previousDurationMs, JSON.stringify(change)).toBe(true);
     }
   });
+
+  it('a follower watches the Lease and takes it from a holder that stopped renewing once its Lease has expired', async () => {
+    // A holder in another process that renews twice and then dies (no release).
+    server.create('coordination.k8s.io/v1', 'leases', 'reelstat', {
+      metadata: { name: 'reelstat-scheduler' },
+      spec: { holderIdentity: 'pod-dead', leaseDurationSeconds: 2, renewTime: new Date().toISOString() },
+    });
+    const b = elector('pod-b');
+    await b.start();
+    expect(b.isLeader).toBe(false);
+    await waitUntil(() => server.requests.some((entry) => entry.verb === 'watch' && entry.plural === 'leases' && entry.status === 200));
+    for (let renewal = 0; renewal < 2; renewal += 1) {
+      server.edit('coordination.k8s.io/v1', 'leases', 'reelstat', 'reelstat-scheduler', (lease) => {
+        (lease.spec as Record<string, unknown>).renewTime = new Date().toISOString();
+      });
+    }
+    const lastRenewal = Date.now();
+    await waitUntil(() => b.isLeader, 10_000);
+    const taken = server.requests.find(
+      (entry) =>
+        entry.plural === 'leases' &&
+        entry.verb === 'update' &&
+        entry.status === 200 &&
+        (entry.object?.spec as { holderIdentity?: string } | undefined)?.holderIdentity === 'pod-b',
+    );
+    // Never before the dead holder's Lease (2 s, as it wrote it) expired, counted from its last renewal.
+    expect(taken!.at).toBeGreaterThanOrEqual(lastRenewal + 2000);
+    await b.stop();
+  });
 });

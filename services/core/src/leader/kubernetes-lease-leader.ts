@@ -1,4 +1,4 @@
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { CoordinationV1Api, Watch, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { LeaderElector, LeadershipListener } from './leader-elector.js';
 import type { Logger } from '../logging/logger.js';
 import { kubeStatusOf, withTimeout } from '../kubernetes/kube-config.js';
@@ -18,6 +18,10 @@ export interface LeaseTimings {
  * change, never by comparing clocks with the holder. The leader stops leading the moment it has gone
  * `renewDeadlineMs` without a successful renewal, which is shorter than the Lease duration: when a follower
  * may take over, the old leader has already stopped. On stop the Lease is released so failover is immediate.
+ *
+ * Unlike client-go, a follower also watches the Lease, so it sees each renewal as it is written rather than at
+ * its next read (up to a retry period later), and it tries again the moment the Lease expires: after a crash
+ * the follower takes over one Lease duration after the holder's last renewal, not up to two retry periods more.
  */
 export class KubernetesLeaseLeader implements LeaderElector {
   readonly kind = 'kubernetes-lease' as const;
@@ -28,7 +32,11 @@ export class KubernetesLeaseLeader implements LeaderElector {
   private deadline: NodeJS.Timeout | undefined;
   private ticking: Promise<void> = Promise.resolve();
   private observed: { record: string; at: number } | undefined;
+  /** When the Lease another holder has expires by our clock (undefined while we hold it or nobody does). */
+  private foreignExpiry: number | undefined;
   private readonly listeners = new Set<LeadershipListener>();
+  private watching: AbortController | undefined;
+  private rewatch: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: { kubeConfig: KubeConfig; namespace: string; group: string; identity: string; timings: LeaseTimings },
@@ -47,6 +55,7 @@ export class KubernetesLeaseLeader implements LeaderElector {
 
   async start(): Promise<void> {
     this.stopped = false;
+    void this.watchLease();
     this.ticking = this.tick();
     await this.ticking;
     this.schedule();
@@ -55,6 +64,8 @@ export class KubernetesLeaseLeader implements LeaderElector {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.rewatch);
+    this.watching?.abort();
     await this.ticking;
     const wasLeading = this.leading;
     this.setLeading(false);
@@ -66,11 +77,20 @@ export class KubernetesLeaseLeader implements LeaderElector {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The next attempt in `retryMs`, or sooner when a follower knows the holder's Lease expires before then: it
+   * tries the moment the Lease expires instead of up to a retry period later (failover after a crash is the
+   * Lease duration from the follower's last sight of a renewal, not that plus a retry period).
+   */
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick().finally(() => this.schedule());
-    }, this.options.timings.retryMs);
+    const untilExpiry = this.foreignExpiry === undefined ? Infinity : Math.max(0, this.foreignExpiry - Date.now());
+    this.timer = setTimeout(
+      () => {
+        this.ticking = this.tick().finally(() => this.schedule());
+      },
+      Math.min(this.options.timings.retryMs, untilExpiry),
+    );
   }
 
   private async tick(): Promise<void> {
@@ -90,6 +110,40 @@ export class KubernetesLeaseLeader implements LeaderElector {
     }
   }
 
+  /**
+   * Notes every write of the Lease as it happens (see the class comment). A watch that ends or fails is opened
+   * again a retry period later; meanwhile the reads of every attempt still observe the Lease.
+   */
+  private async watchLease(): Promise<void> {
+    if (this.stopped) return;
+    const again = () => {
+      this.watching = undefined;
+      // One pending reopen at most, however many times the old watch reports its end.
+      clearTimeout(this.rewatch);
+      if (!this.stopped) this.rewatch = setTimeout(() => void this.watchLease(), this.options.timings.retryMs);
+    };
+    try {
+      this.watching = await new Watch(this.options.kubeConfig).watch(
+        `/apis/coordination.k8s.io/v1/namespaces/${this.options.namespace}/leases`,
+        { fieldSelector: `metadata.name=${this.leaseName}`, timeoutSeconds: 300 },
+        (phase, lease: V1Lease) => {
+          if ((phase === 'ADDED' || phase === 'MODIFIED') && lease.metadata?.name === this.leaseName) this.observe(lease);
+        },
+        () => again(),
+      );
+      if (this.stopped) this.watching.abort();
+    } catch {
+      again();
+    }
+  }
+
+  /** Remembers when we first saw this version of the Lease: its expiry counts from then. */
+  private observe(lease: V1Lease): { record: string; at: number } {
+    const record = JSON.stringify([lease.spec?.holderIdentity ?? '', lease.metadata?.resourceVersion]);
+    if (this.observed?.record !== record) this.observed = { record, at: Date.now() };
+    return this.observed;
+  }
+
   /** Leadership ends by itself `renewDeadlineMs` after the last successful renewal unless renewed again. */
   private armDeadline(): void {
     clearTimeout(this.deadline);
@@ -106,6 +160,8 @@ export class KubernetesLeaseLeader implements LeaderElector {
     const { namespace, identity, timings } = this.options;
     const requestOptions = withTimeout(Math.max(100, Math.min(timings.retryMs, timings.renewDeadlineMs / 2)));
     const now = new Date();
+    // Reset first: a failed read must not leave an old expiry that would make the next attempts back-to-back.
+    this.foreignExpiry = undefined;
     let lease: V1Lease;
     try {
       lease = await this.api.readNamespacedLease({ name: this.leaseName, namespace }, requestOptions);
@@ -135,13 +191,15 @@ export class KubernetesLeaseLeader implements LeaderElector {
       }
     }
     const spec = lease.spec ?? {};
-    const record = JSON.stringify([spec.holderIdentity, spec.renewTime, lease.metadata?.resourceVersion]);
-    if (this.observed?.record !== record) this.observed = { record, at: Date.now() };
+    const observed = this.observe(lease);
     const holder = spec.holderIdentity ?? '';
     const mine = holder === identity;
     // The holder's own duration decides, as it wrote it; ours is only the fallback.
     const durationMs = (spec.leaseDurationSeconds ?? timings.durationMs / 1000) * 1000;
-    if (!mine && holder !== '' && Date.now() < this.observed.at + durationMs) return false;
+    if (!mine && holder !== '' && Date.now() < observed.at + durationMs) {
+      this.foreignExpiry = observed.at + durationMs;
+      return false;
+    }
     try {
       await this.api.replaceNamespacedLease(
         {

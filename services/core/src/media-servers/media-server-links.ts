@@ -285,7 +285,7 @@ export class MediaServerLinks {
   async activity(id: string): Promise<{ activeSessions: number; lastSyncAt: Date | null }> {
     const [row] = await this.db.query<{ active: number; last_sync: Date | null }>(
       `SELECT (SELECT count(*)::int FROM live_sessions WHERE server_id = $1) AS active,
-              (SELECT max(updated_at) FROM sync_cursors WHERE server_id = $1) AS last_sync`,
+              (SELECT max(updated_at) FROM sync_cursors WHERE server_id = $1 AND name NOT LIKE 'task_started_at:%') AS last_sync`,
       [id],
     );
     return { activeSessions: row?.active ?? 0, lastSyncAt: row?.last_sync ?? null };

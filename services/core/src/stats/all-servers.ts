@@ -32,9 +32,11 @@ function sumBy<T extends Record<string, unknown>>(rows: T[], name: keyof T, coun
 
 /**
  * "All servers": the overviews where summing every linked server makes sense (home cards, charts, the users
- * table, the history), read per server with the same services and merged. Items, libraries and users belong to
+ * table, the history, the library cards), read per server with the same services and merged. Items, libraries and users belong to
  * one server each, so their top fives are the best of each server's top five; clients and play methods with the
- * same name are summed across servers (from each server's top five).
+ * same name are summed across servers over each server's whole list, then ranked (summing only each server's top
+ * five would miss a client sixth on every server whose sum beats them; play methods are three, so every server's
+ * answer is already whole).
  */
 export class AllServersReads {
   constructor(
@@ -64,7 +66,7 @@ export class AllServersReads {
   }
 
   async mostUsedClients(input: DaysWindow) {
-    const rows = sumBy((await this.each((id) => this.statistics.mostUsedClients(input, id))).flat(), 'Client', [
+    const rows = sumBy((await this.each((id) => this.statistics.everyClient(input, id))).flat(), 'Client', [
       'Plays',
       'total_playback_duration',
     ]);
@@ -88,13 +90,25 @@ export class AllServersReads {
     return (await this.each((id) => this.statistics.libraryOverview(id))).flat();
   }
 
+  /** Every server's library cards, each with the Id of its server (libraries are per server). */
+  async libraryCards() {
+    return this.withServerIds((id) => this.statistics.libraryCards(id));
+  }
+
+  /** Every server's files and bytes per library, each row with the Id of its server. */
+  async libraryMetadata() {
+    return this.withServerIds((id) => this.statistics.libraryMetadata(id));
+  }
+
+  private async withServerIds<T extends object>(read: (serverId: string) => Promise<T[]>): Promise<Array<T & { ServerId: string }>> {
+    const ids = await this.context.liveServerIds();
+    const lists = await Promise.all(ids.map(async (id) => (await read(id)).map((row) => ({ ...row, ServerId: id }))));
+    return lists.flat();
+  }
+
   /** Every server's users, each row with the Id of its server (users are per server). */
   async allUserActivity() {
-    const ids = await this.context.liveServerIds();
-    const lists = await Promise.all(
-      ids.map(async (id) => (await this.statistics.allUserActivity(id)).map((row) => ({ ...row, ServerId: id }))),
-    );
-    return lists.flat();
+    return this.withServerIds((id) => this.statistics.allUserActivity(id));
   }
 
   /** Charts: buckets of the same key summed; libraries of the same name share a column. */

@@ -100,11 +100,14 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
   }));
 }
 
-/** Most used clients. */
-export async function topClients(db: Database, serverId: string, tz: string, days: number) {
+/**
+ * Most used clients: the top CARD_SIZE, or every client when `limit` is null ("All servers" sums each server's
+ * whole list before it keeps the top five, so a client sixth on every server still wins when its sum does).
+ */
+export async function topClients(db: Database, serverId: string, tz: string, days: number, limit: number | null = CARD_SIZE) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
     `${windowedRollup({ start: START, rollupKey: 'client', historyKey: `COALESCE(client, '')`, rollupFilter: `client <> ''`, historyFilter: 'client IS NOT NULL' })}
-     ORDER BY plays DESC, played_seconds DESC, key LIMIT ${CARD_SIZE}`,
+     ORDER BY plays DESC, played_seconds DESC, key${limit === null ? '' : ` LIMIT ${limit}`}`,
     [serverId, tz, days],
   );
   return rows.map((row) => ({ Client: row.key, Plays: row.plays, total_playback_duration: row.played_seconds }));
@@ -139,7 +142,8 @@ export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const
 
 /**
  * Plays per playback method. On Emby, whose sessions call direct play "DirectStream" in the dashboard
- * (SPEC.md §3), the history already stores it so (writeHistory applies the rule once).
+ * (SPEC.md §3), the history already stores it so (writeHistory applies the rule once). There are three methods
+ * (a check constraint), fewer than CARD_SIZE, so every server's answer is complete and "All servers" sums exactly.
  */
 export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(

@@ -51,6 +51,11 @@ export class StatisticsService {
     );
   }
 
+  /** Every client of the window, not only the top five: what "All servers" sums before it ranks. */
+  everyClient(input: DaysWindow, serverId?: string) {
+    return this.dayWindow(serverId, [], 'everyClient', input, (server, tz) => topClients(this.db, server.serverId, tz, input.days, null));
+  }
+
   libraryOverview(serverId?: string) {
     return this.content(serverId, [], 'libraryOverview', null, (server) => libraryOverview(this.db, server.serverId));
   }

@@ -5,7 +5,7 @@
 import { isAppError } from './is-app-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { TaskService } from './task-service.js';
-import { scheduledIntervals } from '../sync/declared-sync-intervals.js';
+import { dueServers, serverSyncStarts, SERVER_SYNC_TASKS } from '../sync/declared-sync-intervals.js';
 import { DEFAULT_TASK_INTERVAL, type TaskDefinition, type TaskName } from './task-types.js';
 
 const TICK_MS = 5_000;
@@ -45,18 +45,35 @@ export function startTaskSchedule(runtime: Runtime, options: { tickMs?: number }
       lastPrune = Date.now();
       await service.runs.prune(await runtime.services.settings.get('TASK_LOG_RETENTION_DAYS'));
     }
-    const due = dueTasks(
-      service.registry.all,
-      // A MediaStatsServer may ask for more frequent syncs than the installation's intervals.
-      scheduledIntervals(await runtime.services.settings.get('TASK_INTERVALS'), await runtime.services.mediaServers.list()),
-      await service.runs.lastStarts(),
+    const intervals = await runtime.services.settings.get('TASK_INTERVALS');
+    const lastStarts = await service.runs.lastStarts();
+    const perServer = new Set<string>(SERVER_SYNC_TASKS);
+    const due: Array<{ name: TaskName; serverIds?: string[] }> = dueTasks(
+      service.registry.all.filter((definition) => !perServer.has(definition.name)),
+      intervals,
+      lastStarts,
       startedAt,
       Date.now(),
-    );
-    for (const name of due) {
+    ).map((name) => ({ name }));
+    // The sync tasks run for the servers due, each on its own interval (a MediaStatsServer may declare one).
+    const links = await runtime.services.mediaServers.list();
+    for (const task of SERVER_SYNC_TASKS) {
+      const definition = service.registry.get(task);
+      if (!definition?.scheduled) continue;
+      const serverIds = dueServers(
+        task,
+        intervals[task] ?? definition.defaultInterval ?? DEFAULT_TASK_INTERVAL,
+        links,
+        await serverSyncStarts(runtime.db, task),
+        lastStarts.get(task)?.getTime() ?? startedAt,
+        Date.now(),
+      );
+      if (serverIds.length) due.push({ name: task, serverIds });
+    }
+    for (const { name, serverIds } of due) {
       try {
-        await service.start(name, 'Automatic');
-        runtime.logger.info({ task: name }, 'scheduled task started');
+        await service.start(name, 'Automatic', serverIds);
+        runtime.logger.info({ task: name, serverIds }, 'scheduled task started');
       } catch (error) {
         // Already running, excluded by a running task, or no media server yet: try again next tick.
         if (!isAppError(error)) throw error;

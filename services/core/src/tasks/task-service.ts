@@ -14,6 +14,8 @@ export interface TaskJobData {
   executionType: ExecutionType;
   /** The task_runs row recorded when the run was queued. */
   runId?: string;
+  /** Sync tasks: only these servers (the schedule's due ones); every server when absent. */
+  serverIds?: string[];
 }
 
 /** A row of the tasks table (and of the live 'task-list' event). */
@@ -60,7 +62,7 @@ export class TaskService {
    * Queues a run. The job id is the task name, so a second start while it waits or runs queues nothing; the
    * queue kind is the exclusion group, so full and partial sync never run at once anywhere in the cluster.
    */
-  async start(name: TaskName, executionType: ExecutionType): Promise<{ message: string }> {
+  async start(name: TaskName, executionType: ExecutionType, serverIds?: string[]): Promise<{ message: string }> {
     const definition = this.registry.get(name);
     if (!definition) throw AppError.badRequest(`Unknown task ${name}`);
     if (definition.requiresMediaServer && (await this.runtime.services.mediaServers.list()).length === 0) {
@@ -80,7 +82,11 @@ export class TaskService {
       if (live) throw AppError.conflict(`${name} cannot start while ${live.name} is running`);
       const runId = randomUUID();
       await this.runs.create({ id: runId, name, type: definition.type, executionType, instanceId: null }, transaction);
-      const queued = await this.runtime.queue.enqueue<TaskJobData>(definition.group, { name, executionType, runId }, { jobId: name });
+      const queued = await this.runtime.queue.enqueue<TaskJobData>(
+        definition.group,
+        { name, executionType, runId, ...(serverIds ? { serverIds } : {}) },
+        { jobId: name },
+      );
       if (!queued.added) throw AppError.conflict(`${name} is already running`);
     });
     return { message: `${name} started` };

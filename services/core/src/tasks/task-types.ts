@@ -32,6 +32,8 @@ export interface TaskContext {
   runtime: Runtime;
   runId: string;
   executionType: ExecutionType;
+  /** Sync tasks: the servers this run is for (the schedule's due ones); every server when absent. */
+  serverIds?: readonly string[] | undefined;
   /** Aborted when an administrator stops the run or the process shuts down. */
   signal: AbortSignal;
   log: TaskLogger;

@@ -109,6 +109,7 @@ async function runTask(runtime: Runtime, service: TaskService, data: TaskJobData
     runtime,
     runId,
     executionType: data.executionType,
+    serverIds: data.serverIds,
     signal,
     log,
     progress: {

@@ -32,6 +32,7 @@ export const SQL_CATALOG: Record<string, (services: Services) => Promise<unknown
   'stats/most-used-clients': ({ stats }) => stats.mostUsedClients(days),
   'stats/most-active-users': ({ stats }) => stats.mostActiveUsers(days),
   'stats/playback-methods': ({ stats }) => stats.playbackMethods(days),
+  'stats/every-client': ({ stats }) => stats.everyClient(days),
   'stats/library-overview': ({ stats }) => stats.libraryOverview(),
   'stats/library-metadata': ({ stats }) => stats.libraryMetadata(),
   'stats/library-cards': ({ stats }) => stats.libraryCards(),

@@ -519,6 +519,8 @@ export const caES: Locale = {
     switcher: 'Servidor multimèdia',
     all: 'Tots els servidors',
     defaultTag: 'per defecte',
+    oneServer: 'Aquesta pantalla no pot mostrar "Tots els servidors": mostra un servidor cada vegada. Es mostra {{name}}.',
+    pickOne: 'Servidor que es mostra en aquesta pantalla',
     title: 'Servidors multimèdia',
     intro:
       "Cada pantalla mostra el servidor triat al menú; «Tots els servidors» els suma a l'inici, als gràfics, a la taula d'usuaris i a l'historial.",

@@ -514,6 +514,8 @@ export const deDE: Locale = {
     switcher: 'Medienserver',
     all: 'Alle Server',
     defaultTag: 'Standard',
+    oneServer: 'Diese Seite kann „Alle Server“ nicht anzeigen: Sie zeigt jeweils einen Server. Angezeigt wird {{name}}.',
+    pickOne: 'Auf dieser Seite angezeigter Server',
     title: 'Medienserver',
     intro:
       'Jede Ansicht zeigt den im Menü gewählten Server; „Alle Server“ summiert sie auf der Startseite, in den Diagrammen, der Benutzerliste und dem Verlauf.',

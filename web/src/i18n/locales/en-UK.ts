@@ -512,6 +512,8 @@ export const enUK = {
     switcher: 'Media server',
     all: 'All servers',
     defaultTag: 'default',
+    oneServer: '"All servers" cannot be shown on this screen: it shows one server at a time. Showing {{name}}.',
+    pickOne: 'Server shown on this screen',
     title: 'Media servers',
     intro:
       'Every screen shows the server chosen in the menu; "All servers" sums them on the home page, the charts, the users table and the history.',

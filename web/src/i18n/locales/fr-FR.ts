@@ -515,6 +515,8 @@ export const frFR: Locale = {
     switcher: 'Serveur multimédia',
     all: 'Tous les serveurs',
     defaultTag: 'par défaut',
+    oneServer: 'Cet écran ne peut pas afficher « Tous les serveurs » : il montre un serveur à la fois. Serveur affiché : {{name}}.',
+    pickOne: 'Serveur affiché sur cet écran',
     title: 'Serveurs multimédias',
     intro:
       "Chaque écran montre le serveur choisi dans le menu ; « Tous les serveurs » les additionne sur l'accueil, les graphiques, la liste des utilisateurs et l'historique.",

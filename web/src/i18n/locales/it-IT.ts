@@ -515,6 +515,8 @@ export const itIT: Locale = {
     switcher: 'Server multimediale',
     all: 'Tutti i server',
     defaultTag: 'predefinito',
+    oneServer: 'Questa schermata non può mostrare "Tutti i server": mostra un server alla volta. Server mostrato: {{name}}.',
+    pickOne: 'Server mostrato in questa schermata',
     title: 'Server multimediali',
     intro:
       'Ogni schermata mostra il server scelto nel menu; «Tutti i server» li somma nella home, nei grafici, nella tabella utenti e nella cronologia.',

@@ -513,6 +513,8 @@ export const zhCN: Locale = {
     switcher: '媒体服务器',
     all: '所有服务器',
     defaultTag: '默认',
+    oneServer: '此页面无法显示“所有服务器”：一次只显示一个服务器。当前显示 {{name}}。',
+    pickOne: '此页面显示的服务器',
     title: '媒体服务器',
     intro: '每个页面显示菜单中选择的服务器；“所有服务器”在首页、图表、用户表和历史记录中汇总它们。',
     add: '添加服务器',

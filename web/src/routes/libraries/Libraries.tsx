@@ -9,16 +9,42 @@ import { Ago } from '../users/Users';
 import { formatDuration, formatSize } from '../../lib/format';
 import { STORAGE, usePreference } from '../../store/preferences';
 import { libraryKind } from '../home/LibraryOverview';
+import { useMediaServers } from '../../api/media-servers';
+import { useSwitchServer } from '../servers/ServerSwitcher';
 
-export function LibraryCard({ library, files, size }: { library: Library; files?: number | null; size?: number | null }) {
+/** A library card; `ServerId` is set in the "All servers" list, where opening a library switches to its server. */
+export function LibraryCard({
+  library,
+  files,
+  size,
+}: {
+  library: Library & { ServerId?: string | undefined };
+  files?: number | null;
+  size?: number | null;
+}) {
   const { t } = useTranslation();
+  const servers = useMediaServers();
+  const switchServer = useSwitchServer();
   const kind = libraryKind(library.CollectionType);
+  const serverName = library.ServerId ? servers.data?.find((server) => server.Id === library.ServerId)?.Name : undefined;
   return (
-    <Link to={`/libraries/${library.Id}`} className="card block hover:border-gray-600" data-testid="library-card">
+    <Link
+      to={`/libraries/${library.Id}`}
+      className="card block hover:border-gray-600"
+      data-testid="library-card"
+      onClick={() => {
+        if (library.ServerId) switchServer(library.ServerId, servers.data ?? []);
+      }}
+    >
       <div className="mb-2 flex items-start justify-between gap-2">
         <h2 className="truncate text-base font-semibold text-white">{library.Name}</h2>
         {library.archived && <span className="badge bg-gray-700 text-gray-200">{t('common.archived')}</span>}
       </div>
+      {serverName && (
+        <p className="mb-2 truncate text-xs text-gray-400" data-testid="library-server">
+          {serverName}
+        </p>
+      )}
       <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
         <dt className="text-gray-400">{t('libraries.type')}</dt>
         <dd>{t(`libraries.kinds.${kind}`)}</dd>
@@ -61,7 +87,9 @@ export default function Libraries() {
   const all = (cards.data ?? []).map((library) => ({ ...library, archived: library.archived ?? archivedIds.has(library.Id) }));
   const anyArchived = all.some((library) => library.archived);
   const shown = all.filter((library) => showArchived || !library.archived);
-  const meta = new Map((metadata.data ?? []).map((entry) => [entry.Id, entry]));
+  // Keyed by server and library: with "All servers" the list holds every server's libraries.
+  const keyOf = (entry: { Id: string; ServerId?: string | undefined }) => `${entry.ServerId ?? ''}/${entry.Id}`;
+  const meta = new Map((metadata.data ?? []).map((entry) => [keyOf(entry), entry]));
   return (
     <div>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
@@ -77,10 +105,10 @@ export default function Libraries() {
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
           {shown.map((library) => (
             <LibraryCard
-              key={library.Id}
+              key={keyOf(library)}
               library={library}
-              files={meta.has(library.Id) ? (meta.get(library.Id)?.files ?? 0) : undefined}
-              size={meta.get(library.Id)?.Size}
+              files={meta.has(keyOf(library)) ? (meta.get(keyOf(library))?.files ?? 0) : undefined}
+              size={meta.get(keyOf(library))?.Size}
             />
           ))}
         </div>

@@ -1,8 +1,20 @@
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMediaServers } from '../../api/media-servers';
+import { useMediaServers, type MediaServer } from '../../api/media-servers';
 import { ALL_SERVERS, useServerSelection } from '../../store/server-selection';
+
+/** Makes a server (or ALL_SERVERS) the one every screen reads, and reads every screen's data again. */
+export function useSwitchServer() {
+  const queryClient = useQueryClient();
+  const select = useServerSelection((state) => state.select);
+  return (next: string, servers: MediaServer[]) => {
+    const defaultServer = servers.find((server) => server.IsDefault) ?? servers[0];
+    select(next === defaultServer?.Id ? null : next);
+    // Every screen's data belongs to the server it was read from: read it again for the new one.
+    void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== 'media-servers' });
+  };
+}
 
 /**
  * The server switcher of the app shell (shown once two servers are linked): every screen reads the chosen
@@ -15,6 +27,7 @@ export function ServerSwitcher() {
   const servers = useMediaServers();
   const selected = useServerSelection((state) => state.selected);
   const select = useServerSelection((state) => state.select);
+  const switchServer = useSwitchServer();
   const list = servers.data ?? [];
   const defaultServer = list.find((server) => server.IsDefault) ?? list[0];
 
@@ -39,12 +52,7 @@ export function ServerSwitcher() {
         className="input w-full"
         data-testid="server-switcher"
         value={value}
-        onChange={(event) => {
-          const next = event.target.value;
-          select(next === defaultServer?.Id ? null : next);
-          // Every screen's data belongs to the server it was read from: read it again for the new one.
-          void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== 'media-servers' });
-        }}
+        onChange={(event) => switchServer(event.target.value, list)}
       >
         {list.map((server) => (
           <option key={server.Id} value={server.Id}>

@@ -8,6 +8,8 @@ import { Poster } from '../../components/media';
 import { formatDateTime } from '../../lib/format';
 import { mergeConsecutiveSeasons, toggleAll } from '../../lib/rules';
 import { STORAGE, usePreference } from '../../store/preferences';
+import { useMediaServers } from '../../api/media-servers';
+import { useSwitchServer } from '../servers/ServerSwitcher';
 
 /** User and library selectors and the timeline; it renders only with a user and at least one library. */
 export function TimelineView({ fixedUserId }: { fixedUserId?: string }) {
@@ -17,6 +19,21 @@ export function TimelineView({ fixedUserId }: { fixedUserId?: string }) {
   const [storedUser, setStoredUser] = usePreference<string>(STORAGE.timelineUser, '');
   const [selected, setSelected] = usePreference<string[]>(STORAGE.timelineLibraries, []);
   const [hour12] = usePreference(STORAGE.hour12, false);
+  const servers = useMediaServers();
+  const switchServer = useSwitchServer();
+  const serverList = servers.data ?? [];
+  const defaultServerId = (serverList.find((server) => server.IsDefault) ?? serverList[0])?.Id;
+  // With "All servers" the user list holds every server's users (each row with its ServerId); a timeline is one
+  // user's, on that user's server: the default server's users show here, another server's user switches to it.
+  const userKey = (row: { UserId: string; ServerId?: string | undefined }) => (row.ServerId ? `${row.ServerId}/${row.UserId}` : row.UserId);
+  const userRows = users.data ?? [];
+  const shownRow = userRows.find((row) => row.UserId === storedUser && (!row.ServerId || row.ServerId === defaultServerId));
+  const chooseUser = (key: string) => {
+    const row = userRows.find((candidate) => userKey(candidate) === key);
+    setStoredUser(row?.UserId ?? '');
+    if (row?.ServerId && row.ServerId !== defaultServerId) switchServer(row.ServerId, serverList);
+  };
+  const serverName = (id: string | undefined) => (id ? serverList.find((server) => server.Id === id)?.Name : undefined);
   const userId = fixedUserId ?? storedUser;
   const allLibraries = (libraries.data ?? []).map((library) => library.Id);
   const timeline = useTimeline(userId, selected);
@@ -30,11 +47,16 @@ export function TimelineView({ fixedUserId }: { fixedUserId?: string }) {
             <label htmlFor="timeline-user" className="label">
               {t('timeline.user')}
             </label>
-            <select id="timeline-user" className="input w-56" value={storedUser} onChange={(e) => setStoredUser(e.target.value)}>
+            <select
+              id="timeline-user"
+              className="input w-56"
+              value={shownRow ? userKey(shownRow) : ''}
+              onChange={(e) => chooseUser(e.target.value)}
+            >
               <option value="">{t('timeline.chooseUser')}</option>
-              {(users.data ?? []).map((user) => (
-                <option key={user.UserId} value={user.UserId}>
-                  {user.UserName}
+              {userRows.map((user) => (
+                <option key={userKey(user)} value={userKey(user)}>
+                  {user.ServerId ? `${user.UserName} (${serverName(user.ServerId) ?? user.ServerId})` : user.UserName}
                 </option>
               ))}
             </select>

@@ -51,6 +51,49 @@ describe('FakeKubeApiServer', () => {
     await expect(custom.createNamespacedCustomObject({ ...mss, body: resource('one') })).rejects.toMatchObject({ code: 409 });
   });
 
+  // The CRD's CEL rules (x-kubernetes-validations), evaluated as the API server does: one bad resource per
+  // rule gets 422 with the rule's message, and the same resource with the value fixed is accepted.
+  it.each([
+    {
+      rule: 'tracked and untracked libraries are disjoint',
+      bad: { trackedLibraries: ['films', 'music'], untrackedLibraries: ['music'] },
+      good: { trackedLibraries: ['films'], untrackedLibraries: ['music'] },
+      message: '<root>.spec: Invalid value: "object": a library cannot be both tracked and untracked',
+    },
+    {
+      rule: 'url is http or https',
+      bad: { url: 'ftp://jellyfin:8096' },
+      good: { url: 'https://jellyfin:8096' },
+      message: '<root>.spec.url: Invalid value: "string": url must start with http:// or https://',
+    },
+    {
+      rule: 'externalUrl is http or https',
+      bad: { externalUrl: 'jellyfin.example.com' },
+      good: { externalUrl: 'https://jellyfin.example.com' },
+      message: '<root>.spec.externalUrl: Invalid value: "string": externalUrl must start with http:// or https://',
+    },
+    {
+      // The idle interval's default (5) is filled in before the rules run, as on a real API server.
+      rule: 'the active poll interval does not exceed the idle one',
+      bad: { activityMonitor: { activeIntervalSeconds: 10 } },
+      good: { activityMonitor: { activeIntervalSeconds: 10, idleIntervalSeconds: 10 } },
+      message: '<root>.spec.activityMonitor: Invalid value: "object": activeIntervalSeconds must not exceed idleIntervalSeconds',
+    },
+  ])('refuses a resource breaking the CEL rule "$rule" with 422', async ({ bad, good, message }) => {
+    const refused = await custom.createNamespacedCustomObject({ ...mss, body: resource('bad', bad) }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 422 });
+    expect((JSON.parse((refused as { body: string }).body) as { message: string }).message).toContain(message);
+    expect(server.get('reelstat.io/v1alpha1', 'mediastatsservers', 'media', 'bad')).toBeUndefined();
+    const created = await custom.createNamespacedCustomObject({ ...mss, body: resource('good', good) });
+    expect(created.spec).toMatchObject(good);
+    // An update that breaks the rule is refused the same way and leaves the stored object as it was.
+    const update = await custom
+      .replaceNamespacedCustomObject({ ...mss, name: 'good', body: { ...created, spec: { ...created.spec, ...bad } } })
+      .catch((error: unknown) => error);
+    expect(update).toMatchObject({ code: 422 });
+    expect(server.get('reelstat.io/v1alpha1', 'mediastatsservers', 'media', 'good')?.spec).toMatchObject(good);
+  });
+
   it('refuses a stale resourceVersion with 409 and bumps generation on spec changes only', async () => {
     const created = await custom.createNamespacedCustomObject({ ...mss, body: resource('one') });
     const changed = await custom.replaceNamespacedCustomObject({

@@ -1,3 +1,3 @@
 export * from './fake-kube-api-server.js';
 export { KubeStatusError, type KubeObject } from './object-store.js';
-export { loadCrdFile } from './crd-file.js';
+export { loadCrdFile, loadExampleFile } from './crd-file.js';

@@ -45,3 +45,17 @@ export function leaseHolderChanges(server: FakeKubeApiServer, leaseName: string)
   }
   return changes;
 }
+
+/**
+ * Failover time as the fake server saw it: from `since` (when the leader was killed) to the first successful
+ * write of the Lease by another holder (the new leader's first leader action); undefined while none happened.
+ */
+export function failoverMs(server: FakeKubeApiServer, leaseName: string, killedHolder: string, since: number): number | undefined {
+  const taken = server.requests.find((entry) => {
+    if (entry.plural !== 'leases' || entry.object?.metadata.name !== leaseName || entry.at < since) return false;
+    if ((entry.status !== 200 && entry.status !== 201) || entry.verb === 'get') return false;
+    const holder = (entry.object?.spec as { holderIdentity?: string } | undefined)?.holderIdentity ?? '';
+    return holder !== '' && holder !== killedHolder;
+  });
+  return taken ? taken.at - since : undefined;
+}

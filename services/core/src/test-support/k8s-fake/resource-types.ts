@@ -1,3 +1,4 @@
+import type { ValidationRule } from './cel-rules.js';
 /** A kind of object the fake API server serves, as the real server knows it from its discovery documents. */
 export interface ResourceType {
   /** '' for the core group (/api/v1). */
@@ -27,6 +28,7 @@ export interface JsonSchema {
   default?: unknown;
   format?: string;
   'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-validations'?: ValidationRule[];
 }
 
 /** Built-in kinds the operator and the Lease elector use. */

@@ -1,9 +1,10 @@
+import { failedRules } from './cel-rules.js';
 import type { JsonSchema } from './resource-types.js';
 
 /**
  * The structural-schema checks the real API server applies to custom resources: types, required fields,
- * enums, ranges, lengths, patterns; defaults filled in; unknown fields pruned. (CEL rules are not evaluated
- * here: the fake has no CEL interpreter, so tests must not rely on them.)
+ * enums, ranges, lengths, patterns; defaults filled in; unknown fields pruned; then the CEL rules
+ * (`x-kubernetes-validations`) of every node whose own checks passed.
  * Returns the list of problems as "path: message", like the API server's 422 causes.
  */
 export function validateAndDefault(schema: JsonSchema, value: unknown, path = ''): string[] {
@@ -14,6 +15,13 @@ export function validateAndDefault(schema: JsonSchema, value: unknown, path = ''
 
 function check(schema: JsonSchema, value: unknown, path: string, problems: string[]): void {
   if (value === undefined || value === null) return;
+  const before = problems.length;
+  checkStructure(schema, value, path, problems);
+  const rules = schema['x-kubernetes-validations'];
+  if (rules?.length && problems.length === before) problems.push(...failedRules(rules, value, path));
+}
+
+function checkStructure(schema: JsonSchema, value: unknown, path: string, problems: string[]): void {
   switch (schema.type) {
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) {
