@@ -26,6 +26,7 @@ export * from './auth/auth-service.js';
 export * from './auth/principal.js';
 export * from './auth/sign-in-accounts.js';
 export * from './auth/media-server-sign-in.js';
+export * from './auth/oidc-sign-in.js';
 export * from './auth/api-key-service.js';
 export * from './auth/password-hash.js';
 export * from './auth/tokens.js';

@@ -89,7 +89,9 @@ export const authRoutes = [
       ]);
       return {
         mediaServer: { enabled: policy.enabled && server !== undefined, kind: server?.kind ?? null, name: server?.name ?? null },
-        oidc: null,
+        oidc: runtime.services.oidc
+          ? { label: runtime.services.oidc.config.label, startUrl: `${runtime.config.baseUrl}/auth/oidc/start` }
+          : null,
       };
     },
   }),

@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { AuthService } from '../auth/auth-service.js';
 import { MediaServerSignIn } from '../auth/media-server-sign-in.js';
+import { OidcSignIn } from '../auth/oidc-sign-in.js';
 import { ApiKeyService } from '../auth/api-key-service.js';
 import { InMemoryLoginRateLimiter, RedisLoginRateLimiter, type LoginRateLimiter } from '../auth/login-rate-limiter.js';
 import { AppSettings } from '../settings/app-settings.js';
@@ -25,6 +26,8 @@ export interface Services {
   auth: AuthService;
   /** Sign-in with a Jellyfin or Emby account. */
   mediaServerSignIn: MediaServerSignIn;
+  /** Sign-in with OpenID Connect, when configured (OIDC_*). */
+  oidc: OidcSignIn | undefined;
   apiKeys: ApiKeyService;
   settings: AppSettings;
   mediaServers: MediaServerLinks;
@@ -64,6 +67,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   return {
     auth,
     mediaServerSignIn: new MediaServerSignIn(auth, mediaServers, settings, logger.child({ component: 'auth' })),
+    oidc: config.oidc ? new OidcSignIn(config.oidc, auth, db, config.jwtSecret, logger.child({ component: 'oidc' })) : undefined,
     apiKeys: new ApiKeyService(db),
     settings,
     mediaServers,
