@@ -22,6 +22,7 @@ const VIEWER_SAMPLES: Record<string, (userId: string) => Sample> = {
   'GET /auth/me': () => ({}),
   'POST /auth/renew': () => ({}),
   'GET /api/getHistory': () => ({}),
+  'GET /api/getLibraries': () => ({}),
   'POST /api/getUserHistory': (userid) => ({ body: { userid } }),
   'POST /api/getUserDetails': (userid) => ({ body: { userid } }),
   'POST /api/getActivityTimeLine': (userId) => ({ body: { userId, libraries: ['movies'] } }),

@@ -22,8 +22,9 @@ export const libraryRoutes = [
     method: 'get',
     path: '/api/getLibraries',
     tag,
-    summary: 'Libraries with their archived flag',
-    access: 'admin',
+    summary: 'Libraries with their archived flag (a viewer chooses among them for their own timeline)',
+    // Names and kinds of libraries only: nothing about other people.
+    access: 'signed-in',
     servers: 'one',
     response: librariesAnswer,
     handle: ({ runtime, serverId }) => runtime.services.library.libraries(serverId),

@@ -1,17 +1,30 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { login } from '../../api/auth';
+import { login, mediaServerLogin, useSignInMethods } from '../../api/auth';
 import { api } from '../../api/client';
+import { apiBase } from '../../api/api-base';
 import { getStoredToken, setStoredToken, STORAGE } from '../../store/preferences';
 import { authErrorText } from './login-errors';
 import { PasswordInput } from '../setup/PasswordInput';
 
-export default function Login() {
+type Method = 'media-server' | 'local';
+
+/**
+ * Sign-in: with a media-server account (the default once a server is linked and the administrator allows it),
+ * as the local administrator, or with the OpenID provider's button when one is configured.
+ */
+export default function Login({ oidcError = null }: { oidcError?: string | null }) {
   const { t } = useTranslation();
+  const methods = useSignInMethods();
+  const mediaServer = methods.data?.mediaServer;
+  const oidc = methods.data?.oidc;
+  const [chosen, setChosen] = useState<Method | null>(null);
+  const method: Method = chosen ?? (mediaServer?.enabled ? 'media-server' : 'local');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(oidcError);
+  const serverLabel = mediaServer?.kind === 'emby' ? 'Emby' : 'Jellyfin';
 
   // A stored token is tried on load: when the server still accepts it, the config is refreshed and the page reloads.
   useEffect(() => {
@@ -22,7 +35,8 @@ export default function Login() {
         localStorage.setItem(STORAGE.config, JSON.stringify(config));
         window.location.reload();
       },
-      () => localStorage.removeItem(STORAGE.token),
+      // A viewer's token is refused the configuration but is still a valid sign-in.
+      () => api('/auth/me').then(() => window.location.reload(), () => localStorage.removeItem(STORAGE.token)),
     );
   }, []);
 
@@ -31,13 +45,14 @@ export default function Login() {
     setBusy(true);
     setError(null);
     try {
-      const { token } = await login(username, password);
+      const { token } = method === 'media-server' ? await mediaServerLogin(username, password) : await login(username, password);
       setStoredToken(token);
       const config = await api('/api/getconfig').catch(() => null);
       if (config) localStorage.setItem(STORAGE.config, JSON.stringify(config));
       window.location.reload();
     } catch (failure) {
-      setError(authErrorText(failure, t));
+      // The media server's refusals (turned off, not an allowed user, server down) say why in the server's words.
+      setError(authErrorText(failure, t, method === 'media-server'));
       setBusy(false);
     }
   }
@@ -48,6 +63,25 @@ export default function Login() {
         <h1 id="login-title" className="text-xl font-semibold text-white">
           {t('auth.loginTitle')}
         </h1>
+        {mediaServer?.enabled && (
+          <fieldset className="flex gap-2" aria-label={t('auth.method')}>
+            {(['media-server', 'local'] as const).map((option) => (
+              <label key={option} className={`btn-secondary flex-1 cursor-pointer text-center text-sm ${method === option ? 'ring-2 ring-blue-500' : ''}`}>
+                <input
+                  type="radio"
+                  name="login-method"
+                  className="sr-only"
+                  checked={method === option}
+                  onChange={() => {
+                    setChosen(option);
+                    setError(null);
+                  }}
+                />
+                {option === 'media-server' ? t('auth.mediaServerAccount', { server: serverLabel }) : t('auth.localAdmin')}
+              </label>
+            ))}
+          </fieldset>
+        )}
         <div>
           <label htmlFor="login-username" className="label">
             {t('auth.username')}
@@ -71,6 +105,11 @@ export default function Login() {
         <button type="submit" className={`w-full ${error ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
           {busy ? t('auth.signingIn') : (error ?? t('auth.login'))}
         </button>
+        {oidc && (
+          <a className="btn-secondary block w-full text-center" href={`${apiBase}${oidc.startUrl}`}>
+            {t('auth.signInWith', { provider: oidc.label })}
+          </a>
+        )}
       </form>
     </div>
   );
