@@ -104,9 +104,11 @@ export class AuthService {
    * Runs a sign-in checked elsewhere (the media server) under the same limits as a local login: counted per
    * client address and per username before the check, given back on success.
    */
-  async limitedAttempt<T>(username: string, address: string, attempt: () => Promise<T>): Promise<T> {
-    const addressKey = `address:${address}`;
-    const userKey = `user:${username.trim().toLowerCase()}`;
+  async limitedAttempt<T>(kind: string, username: string, address: string, attempt: () => Promise<T>): Promise<T> {
+    // Counted apart from local logins: the dashboard's one form tries the local administrator first, so a typo
+    // would otherwise count twice.
+    const addressKey = `${kind}:address:${address}`;
+    const userKey = `${kind}:user:${username.trim().toLowerCase()}`;
     await this.reserveAttempt(addressKey, this.config.loginMaxFailures);
     await this.reserveAttempt(userKey, this.config.loginMaxFailures * USERNAME_LIMIT_FACTOR);
     const result = await attempt();

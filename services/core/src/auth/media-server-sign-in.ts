@@ -38,7 +38,7 @@ export class MediaServerSignIn {
         ? new AppError(404, 'media_server_not_found', `No media server has the Id ${credentials.serverId}`)
         : AppError.conflict('No media server is linked yet; sign in as the local administrator');
     }
-    return this.auth.limitedAttempt(credentials.username, address, async () => {
+    return this.auth.limitedAttempt('media-server', credentials.username, address, async () => {
       const result = await clientFor(link, this.logger)
         .authenticateByName(credentials.username, credentials.password)
         .catch((error: unknown) => {

@@ -71,12 +71,8 @@ export const caES: Locale = {
     password: 'Contrasenya',
     login: 'Inicia la sessió',
     signingIn: 'Iniciant la sessió…',
-    method: 'Mode d’inici de sessió',
-    mediaServerAccount: 'Compte de {{server}}',
-    localAdmin: 'Administrador de Reelstat',
     signInWith: 'Inicia la sessió amb {{provider}}',
     myStats: 'Les meves estadístiques',
-    myHistory: 'El meu historial',
     notLinked: 'El teu inici de sessió no està vinculat a cap usuari del servidor multimèdia; demana a l’administrador que comprovi els noms d’usuari.',
     errors: {
       network: 'Error de xarxa: el servidor no respon',

@@ -71,12 +71,8 @@ export const deDE: Locale = {
     password: 'Passwort',
     login: 'Anmelden',
     signingIn: 'Anmeldung…',
-    method: 'Anmeldeart',
-    mediaServerAccount: '{{server}}-Konto',
-    localAdmin: 'Reelstat-Administrator',
     signInWith: 'Anmelden mit {{provider}}',
     myStats: 'Meine Statistiken',
-    myHistory: 'Mein Verlauf',
     notLinked: 'Ihre Anmeldung ist mit keinem Benutzer des Medienservers verknüpft; bitten Sie den Administrator, die Benutzernamen zu prüfen.',
     errors: {
       network: 'Netzwerkfehler: keine Antwort vom Server',

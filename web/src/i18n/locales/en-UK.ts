@@ -70,12 +70,8 @@ export const enUK = {
     password: 'Password',
     login: 'Log in',
     signingIn: 'Signing in…',
-    method: 'How to sign in',
-    mediaServerAccount: '{{server}} account',
-    localAdmin: 'Reelstat administrator',
     signInWith: 'Sign in with {{provider}}',
     myStats: 'My statistics',
-    myHistory: 'My history',
     notLinked: 'Your sign-in is not linked to a media-server user; ask the administrator to check the user names.',
     errors: {
       network: 'Network error: no response from the server',

@@ -71,12 +71,8 @@ export const frFR: Locale = {
     password: 'Mot de passe',
     login: 'Se connecter',
     signingIn: 'Connexion…',
-    method: 'Mode de connexion',
-    mediaServerAccount: 'Compte {{server}}',
-    localAdmin: 'Administrateur Reelstat',
     signInWith: 'Se connecter avec {{provider}}',
     myStats: 'Mes statistiques',
-    myHistory: 'Mon historique',
     notLinked: 'Votre connexion n’est liée à aucun utilisateur du serveur multimédia ; demandez à l’administrateur de vérifier les noms d’utilisateur.',
     errors: {
       network: 'Erreur réseau : aucune réponse du serveur',

@@ -71,12 +71,8 @@ export const itIT: Locale = {
     password: 'Password',
     login: 'Accedi',
     signingIn: 'Accesso…',
-    method: 'Modalità di accesso',
-    mediaServerAccount: 'Account {{server}}',
-    localAdmin: 'Amministratore Reelstat',
     signInWith: 'Accedi con {{provider}}',
     myStats: 'Le mie statistiche',
-    myHistory: 'La mia cronologia',
     notLinked: 'Il tuo accesso non è collegato a nessun utente del media server; chiedi all’amministratore di controllare i nomi utente.',
     errors: {
       network: 'Errore di rete: nessuna risposta dal server',

@@ -1,30 +1,26 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { login, mediaServerLogin, useSignInMethods } from '../../api/auth';
-import { api } from '../../api/client';
+import { api, ApiError } from '../../api/client';
 import { apiBase } from '../../api/api-base';
 import { getStoredToken, setStoredToken, STORAGE } from '../../store/preferences';
 import { authErrorText } from './login-errors';
 import { PasswordInput } from '../setup/PasswordInput';
 
-type Method = 'media-server' | 'local';
-
 /**
- * Sign-in: with a media-server account (the default once a server is linked and the administrator allows it),
- * as the local administrator, or with the OpenID provider's button when one is configured.
+ * Sign-in with one form: the local administrator first, then (when a media server is linked and the
+ * administrator allows it) the same username and password as a Jellyfin or Emby account. The OpenID provider's
+ * button is below the form when one is configured.
  */
 export default function Login({ oidcError = null }: { oidcError?: string | null }) {
   const { t } = useTranslation();
   const methods = useSignInMethods();
   const mediaServer = methods.data?.mediaServer;
   const oidc = methods.data?.oidc;
-  const [chosen, setChosen] = useState<Method | null>(null);
-  const method: Method = chosen ?? (mediaServer?.enabled ? 'media-server' : 'local');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(oidcError);
-  const serverLabel = mediaServer?.kind === 'emby' ? 'Emby' : 'Jellyfin';
 
   // A stored token is tried on load: when the server still accepts it, the config is refreshed and the page reloads.
   useEffect(() => {
@@ -45,14 +41,17 @@ export default function Login({ oidcError = null }: { oidcError?: string | null 
     setBusy(true);
     setError(null);
     try {
-      const { token } = method === 'media-server' ? await mediaServerLogin(username, password) : await login(username, password);
+      const { token } = await login(username, password).catch((failure: unknown) => {
+        if (!(failure instanceof ApiError && failure.status === 401 && mediaServer?.enabled)) throw failure;
+        return mediaServerLogin(username, password);
+      });
       setStoredToken(token);
       const config = await api('/api/getconfig').catch(() => null);
       if (config) localStorage.setItem(STORAGE.config, JSON.stringify(config));
       window.location.reload();
     } catch (failure) {
       // The media server's refusals (turned off, not an allowed user, server down) say why in the server's words.
-      setError(authErrorText(failure, t, method === 'media-server'));
+      setError(authErrorText(failure, t, Boolean(mediaServer?.enabled)));
       setBusy(false);
     }
   }
@@ -63,25 +62,6 @@ export default function Login({ oidcError = null }: { oidcError?: string | null 
         <h1 id="login-title" className="text-xl font-semibold text-white">
           {t('auth.loginTitle')}
         </h1>
-        {mediaServer?.enabled && (
-          <fieldset className="flex gap-2" aria-label={t('auth.method')}>
-            {(['media-server', 'local'] as const).map((option) => (
-              <label key={option} className={`btn-secondary flex-1 cursor-pointer text-center text-sm ${method === option ? 'ring-2 ring-blue-500' : ''}`}>
-                <input
-                  type="radio"
-                  name="login-method"
-                  className="sr-only"
-                  checked={method === option}
-                  onChange={() => {
-                    setChosen(option);
-                    setError(null);
-                  }}
-                />
-                {option === 'media-server' ? t('auth.mediaServerAccount', { server: serverLabel }) : t('auth.localAdmin')}
-              </label>
-            ))}
-          </fieldset>
-        )}
         <div>
           <label htmlFor="login-username" className="label">
             {t('auth.username')}
