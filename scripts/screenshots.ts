@@ -109,7 +109,10 @@ try {
   stack.push(reelstat);
   const base = reelstat.url;
   const token = await signIn(base);
-  await call(base, token, '/sync/beginSync');
+  // Linking the server already starts a full sync; a 409 says it is running.
+  await call(base, token, '/sync/beginSync').catch((error: unknown) => {
+    if (!String(error).includes(': 409 ')) throw error;
+  });
   await until('the first full sync', async () =>
     (await call<Array<{ Name: string; Result: string }>>(base, token, '/logs/getLogs')).some(
       (log) => log.Name === 'FullSyncTask' && log.Result === 'Success',

@@ -224,6 +224,10 @@ describe('every route × each role (admin, viewer, nobody)', () => {
       [viewerId, '198.51.100.1'],
       [viewerId, '198.51.100.1'],
     ]);
+    // A filter naming another user narrows the viewer's own plays (to nothing); it never widens them.
+    const filters = encodeURIComponent(JSON.stringify([{ field: 'UserId', value: [otherId] }]));
+    const filtered = await harness.call('GET', `/api/getHistory?filters=${filters}`, { token: viewerToken });
+    expect([filtered.status, (filtered.body as { results: unknown[] }).results]).toEqual([200, []]);
     const admin = await harness.call('GET', '/api/getHistory', { token: adminToken });
     expect((admin.body as { results: unknown[] }).results).toHaveLength(3);
   });
