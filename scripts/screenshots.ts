@@ -25,9 +25,9 @@ async function call<T>(base: string, token: string, route: string, body?: unknow
   return (await response.json()) as T;
 }
 
-async function control<T>(sim: Started, route: string, body?: unknown): Promise<T> {
+async function control<T>(sim: Started, route: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<T> {
   const response = await fetch(new URL(`/__control${route}`, sim.url), {
-    method: body === undefined ? 'GET' : 'POST',
+    method,
     headers: { 'X-Emby-Token': SIM_API_KEY, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -109,7 +109,10 @@ try {
   stack.push(reelstat);
   const base = reelstat.url;
   const token = await signIn(base);
-  await call(base, token, '/sync/beginSync');
+  // Linking the server already starts a full sync; a 409 says it is running.
+  await call(base, token, '/sync/beginSync').catch((error: unknown) => {
+    if (!String(error).includes(': 409 ')) throw error;
+  });
   await until('the first full sync', async () =>
     (await call<Array<{ Name: string; Result: string }>>(base, token, '/logs/getLogs')).some(
       (log) => log.Name === 'FullSyncTask' && log.Result === 'Success',
@@ -180,6 +183,18 @@ try {
   const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, baseURL: base, isMobile: true, hasTouch: true });
   await phone.addInitScript({ content: `localStorage.setItem('token', ${JSON.stringify(token)});` });
   await shoot(await phone.newPage(), 'home-phone', '/');
+
+  // A viewer's home: the most active user signs in with their media-server account and sees their own pages.
+  const viewerUser = (await control<Array<{ id: string; name: string }>>(sim, '/users')).find(
+    (entry) => entry.id.replace(/-/g, '').toLowerCase() === user.UserId,
+  );
+  if (viewerUser) {
+    await control(sim, `/users/${viewerUser.id}`, { password: 'viewer', isAdministrator: false }, 'PATCH');
+    const viewer = await call<{ token: string }>(base, '', '/auth/mediaServerLogin', { username: viewerUser.name, password: 'viewer' });
+    const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
+    await viewerContext.addInitScript({ content: `localStorage.setItem('token', ${JSON.stringify(viewer.token)});` });
+    await shoot(await viewerContext.newPage(), 'viewer-home', '/');
+  }
 
   const anonymous = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
   await shoot(await anonymous.newPage(), 'login', '/');

@@ -46,10 +46,11 @@ export function useMostUsedClient(days: number) {
     ...window,
   });
 }
-export function useMostActiveUsers(days: number) {
+export function useMostActiveUsers(days: number, enabled = true) {
   return useQuery({
     queryKey: ['stats', 'users', days],
     queryFn: () => api<StatItem[]>('/stats/getMostActiveUsers', { method: 'POST', body: { days } }),
+    enabled,
     ...window,
   });
 }
@@ -83,10 +84,11 @@ export function useLibraryCardStats() {
   });
 }
 
-export function useAllUserActivity() {
+export function useAllUserActivity(enabled = true) {
   return useQuery({
     queryKey: ['stats', 'all-user-activity'],
     queryFn: () => api<UserActivityRow[]>('/stats/getAllUserActivity'),
+    enabled,
     refetchInterval: 60_000,
   });
 }

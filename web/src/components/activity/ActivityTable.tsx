@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { deletePlaybackActivity, useHistory, type HistoryQuery, type HistoryScope } from '../../api/history';
-import { useConfig } from '../../api/auth';
+import { useConfig, useMe } from '../../api/auth';
 import { errorMessage } from '../../api/client';
 import type { PlaybackActivity } from '../../api/types';
 import { Panel } from '../Panel';
@@ -40,6 +40,8 @@ export function ActivityTable({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const config = useConfig();
+  // Deleting plays is for administrators: a viewer's table has no selection (the API would refuse it anyway).
+  const canDelete = useMe().data?.role !== 'viewer';
   const isJellyfin = config.data?.IS_JELLYFIN ?? true;
   const [hour12] = usePreference(STORAGE.hour12, false);
   const [size, setSize] = usePreference(STORAGE.pageSize, 10);
@@ -121,12 +123,14 @@ export function ActivityTable({
             <thead>
               <tr>
                 <th>
-                  <input
-                    type="checkbox"
-                    aria-label={t('activity.selectAll')}
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => String(row.Id))))}
-                  />
+                  {canDelete && (
+                    <input
+                      type="checkbox"
+                      aria-label={t('activity.selectAll')}
+                      checked={allSelected}
+                      onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => String(row.Id))))}
+                    />
+                  )}
                 </th>
                 <th>
                   <span className="sr-only">{t('activity.expand')}</span>
@@ -161,12 +165,14 @@ export function ActivityTable({
                   <Fragment key={id}>
                     <tr data-testid="activity-row">
                       <td>
-                        <input
-                          type="checkbox"
-                          aria-label={t('activity.selectRow', { title: titleOf(row) })}
-                          checked={selected.has(id)}
-                          onChange={() => toggle(selected, id, setSelected)}
-                        />
+                        {canDelete && (
+                          <input
+                            type="checkbox"
+                            aria-label={t('activity.selectRow', { title: titleOf(row) })}
+                            checked={selected.has(id)}
+                            onChange={() => toggle(selected, id, setSelected)}
+                          />
+                        )}
                       </td>
                       <td>
                         {subRows.length > 0 && (

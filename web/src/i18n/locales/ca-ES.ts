@@ -71,6 +71,10 @@ export const caES: Locale = {
     password: 'Contrasenya',
     login: 'Inicia la sessió',
     signingIn: 'Iniciant la sessió…',
+    signInWith: 'Inicia la sessió amb {{provider}}',
+    myStats: 'Les meves estadístiques',
+    notLinked:
+      'El teu inici de sessió no està vinculat a cap usuari del servidor multimèdia; demana a l’administrador que comprovi els noms d’usuari.',
     errors: {
       network: 'Error de xarxa: el servidor no respon',
       invalidLogin: "Nom d'usuari o contrasenya incorrectes ({{status}})",
@@ -325,6 +329,13 @@ export const caES: Locale = {
       h24: '24 hores',
       h12: '12 hores',
       language: 'Idioma',
+    },
+    signIn: {
+      title: 'Inici de sessió',
+      mediaServer: 'Els usuaris del servidor multimèdia poden iniciar la sessió amb el seu propi compte',
+      onlyUsers: 'Només aquests usuaris (cap marcat: tots)',
+      shareStats: 'Mostra als espectadors les targetes de tot el servidor de la pàgina d’inici',
+      saved: 'Configuració d’inici de sessió desada',
     },
     security: {
       title: 'Seguretat',

@@ -71,6 +71,10 @@ export const deDE: Locale = {
     password: 'Passwort',
     login: 'Anmelden',
     signingIn: 'Anmeldung…',
+    signInWith: 'Anmelden mit {{provider}}',
+    myStats: 'Meine Statistiken',
+    notLinked:
+      'Ihre Anmeldung ist mit keinem Benutzer des Medienservers verknüpft; bitten Sie den Administrator, die Benutzernamen zu prüfen.',
     errors: {
       network: 'Netzwerkfehler: keine Antwort vom Server',
       invalidLogin: 'Benutzername oder Passwort falsch ({{status}})',
@@ -319,6 +323,13 @@ export const deDE: Locale = {
       h24: '24 Stunden',
       h12: '12 Stunden',
       language: 'Sprache',
+    },
+    signIn: {
+      title: 'Anmeldung',
+      mediaServer: 'Benutzer des Medienservers dürfen sich mit ihrem eigenen Konto anmelden',
+      onlyUsers: 'Nur diese Benutzer (keiner ausgewählt: alle)',
+      shareStats: 'Zuschauern die serverweiten Karten der Startseite zeigen',
+      saved: 'Anmeldeeinstellungen gespeichert',
     },
     security: {
       title: 'Sicherheit',

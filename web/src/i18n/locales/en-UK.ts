@@ -70,6 +70,9 @@ export const enUK = {
     password: 'Password',
     login: 'Log in',
     signingIn: 'Signing in…',
+    signInWith: 'Sign in with {{provider}}',
+    myStats: 'My statistics',
+    notLinked: 'Your sign-in is not linked to a media-server user; ask the administrator to check the user names.',
     errors: {
       network: 'Network error: no response from the server',
       invalidLogin: 'Invalid username or password ({{status}})',
@@ -318,6 +321,13 @@ export const enUK = {
       h24: '24 hours',
       h12: '12 hours',
       language: 'Language',
+    },
+    signIn: {
+      title: 'Sign-in',
+      mediaServer: 'Users of the media server may sign in with their own account',
+      onlyUsers: 'Only these users (none ticked: all of them)',
+      shareStats: "Show viewers the home page's server-wide cards",
+      saved: 'Sign-in settings saved',
     },
     security: {
       title: 'Security',

@@ -71,6 +71,10 @@ export const frFR: Locale = {
     password: 'Mot de passe',
     login: 'Se connecter',
     signingIn: 'Connexion…',
+    signInWith: 'Se connecter avec {{provider}}',
+    myStats: 'Mes statistiques',
+    notLinked:
+      'Votre connexion n’est liée à aucun utilisateur du serveur multimédia ; demandez à l’administrateur de vérifier les noms d’utilisateur.',
     errors: {
       network: 'Erreur réseau : aucune réponse du serveur',
       invalidLogin: 'Identifiant ou mot de passe incorrect ({{status}})',
@@ -319,6 +323,13 @@ export const frFR: Locale = {
       h24: '24 heures',
       h12: '12 heures',
       language: 'Langue',
+    },
+    signIn: {
+      title: 'Connexion',
+      mediaServer: 'Les utilisateurs du serveur multimédia peuvent se connecter avec leur propre compte',
+      onlyUsers: 'Seulement ces utilisateurs (aucun coché : tous)',
+      shareStats: 'Montrer aux spectateurs les cartes de tout le serveur de la page d’accueil',
+      saved: 'Paramètres de connexion enregistrés',
     },
     security: {
       title: 'Sécurité',

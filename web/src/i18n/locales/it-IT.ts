@@ -71,6 +71,9 @@ export const itIT: Locale = {
     password: 'Password',
     login: 'Accedi',
     signingIn: 'Accesso…',
+    signInWith: 'Accedi con {{provider}}',
+    myStats: 'Le mie statistiche',
+    notLinked: 'Il tuo accesso non è collegato a nessun utente del media server; chiedi all’amministratore di controllare i nomi utente.',
     errors: {
       network: 'Errore di rete: nessuna risposta dal server',
       invalidLogin: 'Nome utente o password non validi ({{status}})',
@@ -319,6 +322,13 @@ export const itIT: Locale = {
       h24: '24 ore',
       h12: '12 ore',
       language: 'Lingua',
+    },
+    signIn: {
+      title: 'Accesso',
+      mediaServer: 'Gli utenti del media server possono accedere con il proprio account',
+      onlyUsers: 'Solo questi utenti (nessuno selezionato: tutti)',
+      shareStats: 'Mostra agli spettatori le schede dell’intero server della home',
+      saved: 'Impostazioni di accesso salvate',
     },
     security: {
       title: 'Sicurezza',

@@ -72,6 +72,9 @@ export const zhCN: Locale = {
     password: '密码',
     login: '登录',
     signingIn: '正在登录…',
+    signInWith: '使用 {{provider}} 登录',
+    myStats: '我的统计',
+    notLinked: '您的登录未关联到媒体服务器用户；请让管理员检查用户名。',
     errors: {
       network: '网络错误：服务器无响应',
       invalidLogin: '用户名或密码错误（{{status}}）',
@@ -320,6 +323,13 @@ export const zhCN: Locale = {
       h24: '24 小时制',
       h12: '12 小时制',
       language: '语言',
+    },
+    signIn: {
+      title: '登录',
+      mediaServer: '媒体服务器的用户可以使用自己的账户登录',
+      onlyUsers: '仅限这些用户（不勾选：全部）',
+      shareStats: '向观众显示首页的全服务器卡片',
+      saved: '登录设置已保存',
     },
     security: {
       title: '安全',
