@@ -20,7 +20,10 @@ export interface RunningProcess {
  * Starts one Reelstat process with the roles of its configuration:
  * database → HTTP (probes answer at once, 503 until ready; each role's handler under BASE_URL) → roles attach
  * to the server → migrations → roles start.
- * `stop()` undoes it in reverse: stop accepting requests, finish work, close connections, stop PostgreSQL.
+ * `stop()` undoes it in reverse: /readyz says 503 at once and requests are still served for SHUTDOWN_DRAIN_MS (a
+ * load balancer or Kubernetes Service moves new requests to other replicas meanwhile), then stop accepting
+ * requests, finish work and the requests in flight, close sockets (browsers reconnect elsewhere), close
+ * connections, stop PostgreSQL.
  */
 export async function startProcess(config: AppConfig, logger: Logger): Promise<RunningProcess> {
   const runtime = new Runtime(config, logger);
@@ -29,10 +32,11 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
   let httpApp: Express | undefined;
+  let accepting = true;
   try {
     await runtime.connect();
     const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
-    httpApp = createHttpApp(runtime, () => roles, handlers);
+    httpApp = createHttpApp(runtime, () => roles, handlers, () => accepting);
     server = createServer(httpApp);
     limitConnections(server, config.httpMaxSocketsPerClient);
     await listen(server, config.port, config.host);
@@ -55,8 +59,20 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     httpApp: httpApp!,
     url,
     port,
-    stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),
+    stop: () =>
+      (stopping ??= (async () => {
+        accepting = false;
+        await drain(config.shutdownDrainMs, logger);
+        await shutdown(server, stoppers, runtime, logger);
+      })()),
   };
+}
+
+/** Keeps serving, readiness off, while load balancers notice (their probe period) and stop sending requests. */
+async function drain(drainMs: number, logger: Logger): Promise<void> {
+  if (drainMs <= 0) return;
+  logger.info({ drainMs }, 'draining: not ready, still serving');
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
 }
 
 async function shutdown(server: Server | undefined, stoppers: Array<() => Promise<void>>, runtime: Runtime, logger: Logger) {
