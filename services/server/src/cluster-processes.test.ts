@@ -14,10 +14,17 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { startSimulator, type RunningSimulator } from '@reelstat/jellyfin-sim';
 import { openDatabase, type Database } from '@reelstat/core';
 import type { LiveSession } from '@reelstat/contract';
-import { createTestDatabase, testLogger, testRedisUrl, uniqueRedisPrefix, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
+import {
+  createTestDatabase,
+  testLogger,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  type TestDatabase,
+} from '@reelstat/core/test-support/test-services.js';
 import { FakeKubeApiServer, loadCrdFile } from '@reelstat/core/test-support/k8s-fake/index.js';
 import { leaseHolderChanges } from '@reelstat/core/test-support/k8s-fake/lease-history.js';
 import { call, scrapeMetric, waitFor } from '@reelstat/core/test-support/test-kit.js';
+import { TestReceiver } from '@reelstat/core/webhooks/test-support/test-receiver.js';
 import { digest } from './test-support/api-harness.js';
 import { leaderGauge, spawnReelstat, type SpawnedReelstat } from './test-support/spawn-reelstat.js';
 import { RoundRobinFront } from './test-support/round-robin-front.js';
@@ -48,6 +55,7 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
   const members: Member[] = [];
   const sockets: Socket[] = [];
   let front: RoundRobinFront | undefined;
+  let receiver: TestReceiver;
 
   const alive = (member: Member) => member.process.child.exitCode === null && member.process.child.signalCode === null;
   const current = (role: RoleName) => members.filter((member) => member.role === role && alive(member));
@@ -101,16 +109,30 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
     );
     await Promise.all(rest.map((member) => member.process.waitReady(STARTUP_MS)));
 
-    const created = await call(first.process.url, 'POST', '/auth/createuser', { body: { username: 'admin', password: digest('secret-1') } });
+    const created = await call(first.process.url, 'POST', '/auth/createuser', {
+      body: { username: 'admin', password: digest('secret-1') },
+    });
     token = (created.body as { token: string }).token;
     const settings = await call(first.process.url, 'POST', '/api/setActivityMonitorSettings', {
       token,
       body: { activeSessionsInterval: 500, idleInterval: 1000, mergeWindowMinutes: 10, minimumPlaySeconds: 5 },
     });
     expect(settings.status).toBe(200);
+    // Webhooks for both playback events, delivered by the two dispatchers.
+    receiver = await new TestReceiver().start();
+    for (const event of ['playback_started', 'playback_ended']) {
+      const webhook = await call(first.process.url, 'POST', '/webhooks', {
+        token,
+        body: { name: event, url: receiver.url(`/${event}`), webhook_type: 'generic', trigger_type: 'event', event_type: event },
+      });
+      expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
+    }
 
     // GitOps: the media server comes from a MediaStatsServer resource and its Secret, linked by the operator.
-    kube.create('v1', 'secrets', NAMESPACE, { metadata: { name: 'jellyfin' }, data: { apiKey: Buffer.from(sim.apiKey).toString('base64') } });
+    kube.create('v1', 'secrets', NAMESPACE, {
+      metadata: { name: 'jellyfin' },
+      data: { apiKey: Buffer.from(sim.apiKey).toString('base64') },
+    });
     kube.create('reelstat.io/v1alpha1', 'mediastatsservers', NAMESPACE, {
       metadata: { name: 'living-room' },
       spec: { url: sim.url, apiKeySecretRef: { name: 'jellyfin' } },
@@ -119,8 +141,7 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
       'the operator to link the MediaStatsServer',
       () => {
         const resource = kube.get('reelstat.io/v1alpha1', 'mediastatsservers', NAMESPACE, 'living-room') as
-          | { status?: { conditions?: Array<{ type: string; status: string }> } }
-          | undefined;
+          { status?: { conditions?: Array<{ type: string; status: string }> } } | undefined;
         return resource?.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True');
       },
       { timeoutMs: 60_000 },
@@ -136,6 +157,7 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
         await member.process.exited;
       }),
     );
+    await receiver?.stop();
     await db?.close();
     await database?.drop();
     await kube?.stop();
@@ -236,10 +258,24 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
       // A doubled write would come from a later poll: three more give it every chance to show up.
       const pollsAtEnd = (await polls()) ?? 0;
       await waitFor('three more polls', async () => ((await polls()) ?? 0) >= pollsAtEnd + 3, { timeoutMs: 60_000 });
-      const rows = await db.query<{ item_id: string; user_id: string; started_at: Date }>('SELECT item_id, user_id, started_at FROM playback_history');
+      const rows = await db.query<{ item_id: string; user_id: string; started_at: Date }>(
+        'SELECT item_id, user_id, started_at FROM playback_history',
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ item_id: itemId, user_id: userId });
       expect(rows[0]!.started_at.getTime()).toBe(truth.startedAtMs);
+      // Each playback event reached its webhook once, through two dispatchers and two leaders.
+      const delivered = (event: string) =>
+        receiver.requests.filter((request) => {
+          const body = request.json() as { event: string; data: { item: { id: string } } };
+          return body.event === event && body.data.item.id === itemId;
+        });
+      await waitFor('the playback_ended delivery', () => delivered('playback_ended').length > 0, { timeoutMs: 60_000 });
+      const deliveries = () =>
+        db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status');
+      await waitFor('both deliveries to be marked delivered', async () => (await deliveries()).every((row) => row.status === 'delivered'));
+      expect(await deliveries()).toEqual([{ status: 'delivered', n: 2 }]);
+      expect([delivered('playback_started').length, delivered('playback_ended').length]).toEqual([1, 1]);
       // The Lease changed hands once, from the killed leader to the follower, never held by two at once.
       const changes = leaseHolderChanges(kube, SCHEDULER_LEASE);
       expect(changes.map((change) => [change.from, change.to])).toEqual([[leader.name, follower.name]]);
@@ -263,9 +299,10 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
       let loading = true;
       const client = async () => {
         while (loading) {
-          const answer = await call(front!.url, 'GET', '/api/getActivityMonitorSettings', { token }).catch(
-            (error: Error) => ({ status: 0, body: error.message }),
-          );
+          const answer = await call(front!.url, 'GET', '/api/getActivityMonitorSettings', { token }).catch((error: Error) => ({
+            status: 0,
+            body: error.message,
+          }));
           answered += 1;
           if (answer.status !== 200) failures.push(`${answer.status} ${JSON.stringify(answer.body)}`);
         }

@@ -36,7 +36,12 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   try {
     await runtime.connect();
     const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
-    httpApp = createHttpApp(runtime, () => roles, handlers, () => accepting);
+    httpApp = createHttpApp(
+      runtime,
+      () => roles,
+      handlers,
+      () => accepting,
+    );
     server = createServer(httpApp);
     limitConnections(server, config.httpMaxSocketsPerClient);
     await listen(server, config.port, config.host);

@@ -35,7 +35,14 @@ export class RoundRobinFront {
         return;
       }
       const upstream = request(
-        { host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers: withoutHopByHop(req.headers), agent: this.agent },
+        {
+          host: '127.0.0.1',
+          port: backend.port,
+          method: req.method,
+          path: req.url,
+          headers: withoutHopByHop(req.headers),
+          agent: this.agent,
+        },
         (answer: IncomingMessage) => {
           res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
           answer.pipe(res);
