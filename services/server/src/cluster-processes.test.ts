@@ -32,8 +32,12 @@ import { RoundRobinFront } from './test-support/round-robin-front.js';
 const TICKS = 10_000_000;
 const NAMESPACE = 'media';
 const SCHEDULER_LEASE = 'reelstat-scheduler';
-/** Long enough for the front's 200 ms readiness probe to take a stopping replica out of rotation. */
-const DRAIN_MS = 1500;
+/**
+ * Long enough for the front to take a stopping replica out of rotation: a probe round every 200 ms, each probe
+ * given up after 1 s, so at worst about 2.4 s on a busy machine (the chart's 5 s plays the same part for a
+ * Service's endpoints).
+ */
+const DRAIN_MS = 3000;
 const STARTUP_MS = 240_000;
 
 type RoleName = 'api' | 'scheduler' | 'dispatcher' | 'operator';
