@@ -321,7 +321,7 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
         const replacement = await spawnMember('api', `api-new-${replacements++}`);
         front.add(replacement.process.port);
         await replacement.process.waitReady(STARTUP_MS);
-        expect(await old.process.exited).toBe(0);
+        expect(await old.process.exited, old.process.output()).toBe(0);
         front.remove(old.process.port);
         await waitFor('the replacement in rotation', () => front!.readyPorts().includes(replacement.process.port));
         // The load went on through this step.

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Runtime, applyBootstrapConfiguration, type AppConfig, type HttpHandler, type Logger, type Role } from '@reelstat/core';
 import { createHttpApp } from './http/http-app.js';
 import { limitConnections } from './http/connection-limits.js';
@@ -44,6 +44,7 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     );
     server = createServer(httpApp);
     limitConnections(server, config.httpMaxSocketsPerClient);
+    trackSockets(server);
     await listen(server, config.port, config.host);
     for (const role of roles) if (role.attach) stoppers.push(await role.attach(server, runtime));
     await runtime.migrate();
@@ -87,12 +88,32 @@ async function shutdown(server: Server | undefined, stoppers: Array<() => Promis
   for (const stop of [...stoppers].reverse()) {
     await stop().catch((error: unknown) => logger.error({ err: error }, 'error while stopping a role'));
   }
-  // Requests still in flight get a moment to finish, then their connections are cut.
-  const timer = setTimeout(() => server?.closeAllConnections(), 5000);
+  // Requests still in flight get a moment to finish, then their connections are cut, upgraded ones too (a
+  // WebSocket whose peer never completes the closing handshake would otherwise hold the server open).
+  const timer = setTimeout(() => {
+    server?.closeAllConnections();
+    for (const socket of openSockets(server)) socket.destroy();
+  }, 5000);
   await closed;
   clearTimeout(timer);
   await runtime.close();
   logger.info('stopped');
+}
+
+const trackedSockets = new WeakMap<Server, Set<Socket>>();
+
+/** Every socket the server accepted and that is still open, HTTP or upgraded (`closeAllConnections` misses those). */
+function trackSockets(server: Server): void {
+  const sockets = new Set<Socket>();
+  trackedSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+}
+
+function openSockets(server: Server | undefined): Set<Socket> {
+  return (server && trackedSockets.get(server)) ?? new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
