@@ -113,8 +113,9 @@ try {
   sh('podman', ['rm', container], { stdio: 'ignore' });
 }
 if (!/^\d+(:\d+)?$/.test(User) || User.startsWith('0')) fail(`the image runs as "${User}", not a numeric non-root user`);
-// The HEALTHCHECK must survive the build (the OCI format drops it; podman shows it at the top level of inspect).
-const healthcheck = config.HealthCheck ?? config.Healthcheck ?? config.Config.Healthcheck;
+// The HEALTHCHECK must survive the build (the OCI format drops it). Podman 4.3's inspect shows it at the top level
+// (`Healthcheck`, or `--format '{{.HealthCheck}}'`), not in `Config` (an OCI image config has no such field).
+const healthcheck = config.Healthcheck ?? config.Config.Healthcheck;
 if (healthcheck?.Test?.[0] !== 'CMD') fail(`the image has no exec-form HEALTHCHECK: ${JSON.stringify(healthcheck)}`);
 else step(`HEALTHCHECK in the image: ${healthcheck.Test.slice(1, 2).join(' ')}… every ${healthcheck.Interval / 1e9} s`);
 
