@@ -19,6 +19,7 @@ interface PodSpec {
   initContainers?: Container[];
   securityContext?: Record<string, unknown> & { seccompProfile?: { type: string } };
   automountServiceAccountToken?: boolean;
+  terminationGracePeriodSeconds?: number;
   serviceAccountName?: string;
   volumes?: Array<{ name: string; secret?: { secretName: string } }>;
 }
@@ -269,6 +270,11 @@ describe('Helm chart charts/reelstat', () => {
     const order = (api.env ?? []).map((v) => v.name);
     expect(order.indexOf('POSTGRES_PASSWORD')).toBeLessThan(order.indexOf('DATABASE_URL')); // $(VAR) expands only earlier variables
     expect((api as unknown as { args: string[] }).args).toEqual(['--roles', 'api']);
+    // Graceful drain on the api replicas only, well inside the pod's grace period.
+    expect(env.SHUTDOWN_DRAIN_MS).toBe('5000');
+    expect(podSpecOf(find(objects, 'Deployment', 'release-reelstat-api')!)!.terminationGracePeriodSeconds).toBeGreaterThan(5 + 15);
+    const scheduler = podSpecOf(find(objects, 'Deployment', 'release-reelstat-scheduler')!)!.containers[0]!;
+    expect((scheduler.env ?? []).map((v) => v.name)).not.toContain('SHUTDOWN_DRAIN_MS');
     const test = objects.find((o) => o.kind === 'Pod')!;
     expect(test.metadata.annotations?.['helm.sh/hook']).toBe('test');
     expect(JSON.stringify(test.spec)).toContain('http://release-reelstat:80/readyz');

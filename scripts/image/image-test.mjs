@@ -46,7 +46,7 @@ async function waitFor(check, what, timeoutMs) {
   }
 }
 
-for (const tool of ['podman', 'debootstrap', 'unshare', 'chroot']) {
+for (const tool of ['podman', 'debootstrap', 'unshare', 'chroot', 'nsenter']) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
     throw new Error(`${tool} is missing (Debian: apt-get install -y podman debootstrap util-linux coreutils)`);
 }
@@ -113,6 +113,11 @@ try {
   sh('podman', ['rm', container], { stdio: 'ignore' });
 }
 if (!/^\d+(:\d+)?$/.test(User) || User.startsWith('0')) fail(`the image runs as "${User}", not a numeric non-root user`);
+// The HEALTHCHECK must survive the build (the OCI format drops it). Podman 4.3's inspect shows it at the top level
+// (`Healthcheck`, or `--format '{{.HealthCheck}}'`), not in `Config` (an OCI image config has no such field).
+const healthcheck = config.Healthcheck ?? config.Config.Healthcheck;
+if (healthcheck?.Test?.[0] !== 'CMD') fail(`the image has no exec-form HEALTHCHECK: ${JSON.stringify(healthcheck)}`);
+else step(`HEALTHCHECK in the image: ${healthcheck.Test.slice(1, 2).join(' ')}… every ${healthcheck.Interval / 1e9} s`);
 
 // 3. A database of its own, and the process as the image would start it.
 const database = `reelstat_image_${process.pid}`;
@@ -172,6 +177,27 @@ try {
   // The signal goes to the image's init (unshare's child: sh, chroot and env exec'd into it), as the container
   // runtime would send it; tini forwards it to Node.
   const init = Number(out('pgrep', ['-P', String(child.pid)]).split('\n')[0]);
+  if (healthcheck?.Test?.[0] === 'CMD') {
+    // The HEALTHCHECK's own command, run as the runtime would: inside the running container (its mounts, its
+    // root, its user and environment).
+    const probe = spawnSync(
+      'nsenter',
+      [
+        `--target=${init}`,
+        '--mount',
+        '--root',
+        `--setuid=${uid}`,
+        `--setgid=${gid}`,
+        '/usr/bin/env',
+        '-i',
+        ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+        ...healthcheck.Test.slice(1),
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    if (probe.status !== 0) fail(`the HEALTHCHECK command exited with ${probe.status}: ${probe.stderr}`);
+    else step('the HEALTHCHECK command passes in the running container');
+  }
   if (!out('cat', [`/proc/${init}/cmdline`]).includes('tini')) fail(`pid ${init} is not the image's init`);
   process.kill(init, 'SIGTERM');
   const code = await exited;

@@ -246,6 +246,11 @@ spec:
               value: /etc/reelstat/secrets/jwt-secret
             - name: ENCRYPTION_KEY_FILE
               value: /etc/reelstat/secrets/encryption-key
+            {{- if eq .role "api" }}
+            # Readiness off on SIGTERM, still serving while the Service and Ingress move off (graceful drain).
+            - name: SHUTDOWN_DRAIN_MS
+              value: "5000"
+            {{- end }}
             {{- if and (eq .role "api") $values.secrets.admin.username }}
             - name: ADMIN_USERNAME
               value: {{ $values.secrets.admin.username | quote }}

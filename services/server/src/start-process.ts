@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Runtime, applyBootstrapConfiguration, type AppConfig, type HttpHandler, type Logger, type Role } from '@reelstat/core';
 import { createHttpApp } from './http/http-app.js';
 import { limitConnections } from './http/connection-limits.js';
@@ -20,7 +20,10 @@ export interface RunningProcess {
  * Starts one Reelstat process with the roles of its configuration:
  * database → HTTP (probes answer at once, 503 until ready; each role's handler under BASE_URL) → roles attach
  * to the server → migrations → roles start.
- * `stop()` undoes it in reverse: stop accepting requests, finish work, close connections, stop PostgreSQL.
+ * `stop()` undoes it in reverse: /readyz says 503 at once and requests are still served for SHUTDOWN_DRAIN_MS (a
+ * load balancer or Kubernetes Service moves new requests to other replicas meanwhile), then stop accepting
+ * requests, finish work and the requests in flight, close sockets (browsers reconnect elsewhere), close
+ * connections, stop PostgreSQL.
  */
 export async function startProcess(config: AppConfig, logger: Logger): Promise<RunningProcess> {
   const runtime = new Runtime(config, logger);
@@ -29,12 +32,19 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
   const stoppers: Array<() => Promise<void>> = [];
   let server: Server | undefined;
   let httpApp: Express | undefined;
+  let accepting = true;
   try {
     await runtime.connect();
     const handlers = roles.flatMap((role): HttpHandler[] => (role.httpHandler ? [role.httpHandler(runtime)] : []));
-    httpApp = createHttpApp(runtime, () => roles, handlers);
+    httpApp = createHttpApp(
+      runtime,
+      () => roles,
+      handlers,
+      () => accepting,
+    );
     server = createServer(httpApp);
     limitConnections(server, config.httpMaxSocketsPerClient);
+    trackSockets(server);
     await listen(server, config.port, config.host);
     for (const role of roles) if (role.attach) stoppers.push(await role.attach(server, runtime));
     await runtime.migrate();
@@ -55,8 +65,20 @@ export async function startProcess(config: AppConfig, logger: Logger): Promise<R
     httpApp: httpApp!,
     url,
     port,
-    stop: () => (stopping ??= shutdown(server, stoppers, runtime, logger)),
+    stop: () =>
+      (stopping ??= (async () => {
+        accepting = false;
+        await drain(config.shutdownDrainMs, logger);
+        await shutdown(server, stoppers, runtime, logger);
+      })()),
   };
+}
+
+/** Keeps serving, readiness off, while load balancers notice (their probe period) and stop sending requests. */
+async function drain(drainMs: number, logger: Logger): Promise<void> {
+  if (drainMs <= 0) return;
+  logger.info({ drainMs }, 'draining: not ready, still serving');
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
 }
 
 async function shutdown(server: Server | undefined, stoppers: Array<() => Promise<void>>, runtime: Runtime, logger: Logger) {
@@ -66,12 +88,32 @@ async function shutdown(server: Server | undefined, stoppers: Array<() => Promis
   for (const stop of [...stoppers].reverse()) {
     await stop().catch((error: unknown) => logger.error({ err: error }, 'error while stopping a role'));
   }
-  // Requests still in flight get a moment to finish, then their connections are cut.
-  const timer = setTimeout(() => server?.closeAllConnections(), 5000);
+  // Requests still in flight get a moment to finish, then their connections are cut, upgraded ones too (a
+  // WebSocket whose peer never completes the closing handshake would otherwise hold the server open).
+  const timer = setTimeout(() => {
+    server?.closeAllConnections();
+    for (const socket of openSockets(server)) socket.destroy();
+  }, 5000);
   await closed;
   clearTimeout(timer);
   await runtime.close();
   logger.info('stopped');
+}
+
+const trackedSockets = new WeakMap<Server, Set<Socket>>();
+
+/** Every socket the server accepted and that is still open, HTTP or upgraded (`closeAllConnections` misses those). */
+function trackSockets(server: Server): void {
+  const sockets = new Set<Socket>();
+  trackedSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+}
+
+function openSockets(server: Server | undefined): Set<Socket> {
+  return (server && trackedSockets.get(server)) ?? new Set();
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -58,7 +58,9 @@ export async function attachSocketGateway(
     io,
     close: async () => {
       await unsubscribe();
-      io.disconnectSockets(true);
+      // Closing the server closes each browser's transport: the client sees "transport close" and reconnects
+      // (through the load balancer, to another replica). Not io.disconnectSockets(): with the Redis adapter that
+      // disconnects the browsers of every replica, and a server-side disconnect is one the client never retries.
       await new Promise<void>((resolve) => {
         io.close(() => resolve());
       });

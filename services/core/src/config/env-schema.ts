@@ -128,6 +128,7 @@ export const envSchema = z.object({
     .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
     .optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   INSTANCE_ID: z.string().trim().min(1).optional(),
   GEOLITE_ACCOUNT_ID: z
     .string()

@@ -74,6 +74,15 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
+  it('takes a shutdown drain shorter than the shutdown timeout, none by default', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5000);
+    expect(problemsOf({ DATA_DIR: tempDir(), SHUTDOWN_DRAIN_MS: '15000' })).toEqual([
+      'SHUTDOWN_DRAIN_MS must be below SHUTDOWN_TIMEOUT_MS',
+    ]);
+    expect(problemsOf({ DATA_DIR: tempDir(), SHUTDOWN_DRAIN_MS: '-1' })[0]).toMatch(/^SHUTDOWN_DRAIN_MS: /);
+  });
+
   it('lists every bad variable in one error', () => {
     const problems = problemsOf({
       DATA_DIR: tempDir(),

@@ -47,6 +47,8 @@ export interface AppConfig {
    */
   kubernetes: { inCluster: boolean; kubeconfigPath: string | undefined; namespace: string | undefined; podName: string | undefined };
   shutdownTimeoutMs: number;
+  /** On SIGTERM, how long to keep serving with /readyz at 503 before closing (a load balancer moves off first). */
+  shutdownDrainMs: number;
   instanceId: string;
   /** True when PostgreSQL is started by Reelstat itself (no DATABASE_URL). */
   embeddedDatabase: boolean;
@@ -170,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // The leader must give up before anyone may take over, and must get several tries before giving up.
     if (!(retry < deadline && deadline < duration))
       problems.push('LEADER_LEASE_RETRY_MS < LEADER_LEASE_RENEW_DEADLINE_MS < LEADER_LEASE_DURATION_MS must hold');
+    // The drain is part of the shutdown: the work in progress needs time after it.
+    if (parsed.data.SHUTDOWN_DRAIN_MS >= parsed.data.SHUTDOWN_TIMEOUT_MS)
+      problems.push('SHUTDOWN_DRAIN_MS must be below SHUTDOWN_TIMEOUT_MS');
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const values = parsed.data;
@@ -235,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       podName: values.POD_NAME,
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     instanceId: values.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     embeddedDatabase: values.DATABASE_URL === undefined,
     geolocation: {

@@ -8,9 +8,14 @@ import { securityHeaders } from './security-headers.js';
 /**
  * The HTTP app every process serves: probes and metrics always, the API and dashboard when the process runs
  * the api role. The server listens before migrations finish so that /readyz can say 503; API calls made in
- * that window get a 503 too rather than a half-migrated database.
+ * that window get a 503 too rather than a half-migrated database. `accepting` turns /readyz off while stopping.
  */
-export function createHttpApp(runtime: Runtime, roles: () => Role[], handlers: HttpHandler[]): Express {
+export function createHttpApp(
+  runtime: Runtime,
+  roles: () => Role[],
+  handlers: HttpHandler[],
+  accepting: () => boolean = () => true,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only configured proxies may say who the client is (X-Forwarded-For): the login rate limit keys on it.
@@ -19,7 +24,7 @@ export function createHttpApp(runtime: Runtime, roles: () => Role[], handlers: H
   app.use(requestMetrics(runtime.metrics));
   app.use(requestLogging(runtime.logger.child({ component: 'http' })));
   // Probes sit at the root so that Kubernetes finds them whatever BASE_URL is, and under BASE_URL too.
-  const ops = opsRoutes(runtime, roles);
+  const ops = opsRoutes(runtime, roles, accepting);
   app.use(ops);
   if (handlers.length > 0) {
     const base = express.Router();

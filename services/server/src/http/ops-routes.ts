@@ -4,9 +4,10 @@ import type { Role, Runtime } from '@reelstat/core';
 /**
  * Probes and metrics, served by every process whatever its roles.
  * /healthz: the process is alive. /readyz: it can do its job (database reachable and migrated, each role's
- * own checks such as "leader state known"); 503 until then.
+ * own checks such as "leader state known"); 503 until then, and again from the moment the process is asked to stop
+ * (`accepting` false), so that a load balancer sends no new requests while it drains.
  */
-export function opsRoutes(runtime: Runtime, roles: () => Role[]): Router {
+export function opsRoutes(runtime: Runtime, roles: () => Role[], accepting: () => boolean = () => true): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -15,6 +16,7 @@ export function opsRoutes(runtime: Runtime, roles: () => Role[]): Router {
     const checks: Record<string, boolean> = {
       database: runtime.db ? await runtime.db.isReachable() : false,
       migrations: runtime.migrated,
+      accepting: accepting(),
     };
     for (const role of roles()) {
       for (const [name, ok] of Object.entries(role.readiness?.() ?? {})) checks[`${role.name}.${name}`] = ok;
