@@ -1,9 +1,9 @@
-// The suite as a cluster of processes, shaped like the Helm chart's: 3 api + 2 scheduler + 2 dispatcher + 1 operator
+// The suite as a cluster of processes, shaped like the Helm chart's: 3 api + 2 scheduler + 2 dispatcher + 2 operator
 // processes (the real entry point, one OS process each, one role each) on one PostgreSQL and Redis, the simulator
 // as the media server (linked by the operator from a MediaStatsServer resource) and the fake Kubernetes API server
-// for Lease leadership. Checked: browsers on different api replicas all receive live sessions; the scheduler
-// leader SIGKILLed mid-play → the other one leads (the failover time is printed, not asserted) and the play is
-// recorded once; a rolling restart of the api replicas behind a readiness-aware front under steady load → no
+// for Lease leadership. Checked: exactly one of the two operators leads; browsers on different api replicas all
+// receive live sessions; the scheduler leader SIGKILLed mid-play → the other one leads (the failover time is
+// printed, not asserted) and the play is recorded once; a rolling restart of the api replicas behind a readiness-aware front under steady load → no
 // failed request, and the browsers' sockets move to the new replicas. Every wait polls for a condition.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,7 @@ interface Member {
   process: SpawnedReelstat;
 }
 
-describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher, 1 operator)', () => {
+describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher, 2 operator)', () => {
   let sim: RunningSimulator;
   let database: TestDatabase;
   let db: Database;
@@ -109,6 +109,8 @@ describe('the suite as a cluster of processes (3 api, 2 scheduler, 2 dispatcher,
         ['dispatcher', 'dispatcher-0'],
         ['dispatcher', 'dispatcher-1'],
         ['operator', 'operator-0'],
+        // A second operator process: exactly one of the two may lead (and so reconcile) at a time.
+        ['operator', 'operator-1'],
       ].map(([role, name]) => spawnMember(role as RoleName, name!)),
     );
     await Promise.all(rest.map((member) => member.process.waitReady(STARTUP_MS)));
