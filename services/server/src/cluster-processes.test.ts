@@ -3,8 +3,8 @@
 // as the media server (linked by the operator from a MediaStatsServer resource) and the fake Kubernetes API server
 // for Lease leadership. Checked: exactly one of the two operators leads; browsers on different api replicas all
 // receive live sessions; the scheduler leader SIGKILLed mid-play → the other one leads (the failover time is
-// printed, not asserted) and the play is recorded once; a rolling restart of the api replicas behind a readiness-aware front under steady load → no
-// failed request, and the browsers' sockets move to the new replicas. Every wait polls for a condition.
+// printed, not asserted) and the play is recorded once; a rolling restart of the api replicas behind a
+// readiness-aware front under steady load → no failed request, and the browsers' sockets move to the new replicas. Every wait polls for a condition.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
