@@ -22,8 +22,19 @@ interface AccountRow {
 /** Per-username failures allowed, as a multiple of the per-address limit (LOGIN_MAX_FAILURES). */
 const USERNAME_LIMIT_FACTOR = 4;
 
+/**
+ * How long a token's account (its token version) is trusted without reading it again. Every API call checks
+ * it; a dashboard under load makes hundreds a second, and this read was one of two queries each call cost.
+ * A password change made through this process revokes at once; one made by another replica or by the
+ * reset-password command is seen within this time (as settings are: app-settings.ts).
+ */
+const ACCOUNT_CACHE_MS = 2000;
+
 /** Accounts, logins and tokens. There is one administrator account (SPEC.md §6). */
 export class AuthService {
+  /** The accounts authenticateToken read lately, by id (see ACCOUNT_CACHE_MS). */
+  private readonly recentAccounts = new Map<number, { account: Promise<AccountRow | undefined>; readAt: number }>();
+
   constructor(
     private readonly db: Database,
     private readonly config: Pick<
@@ -110,12 +121,23 @@ export class AuthService {
   async authenticateToken(token: string): Promise<AdminPrincipal | undefined> {
     const claims = verifyToken(token, this.config.jwtSecret);
     if (!claims) return undefined;
-    const [account] = await this.db.query<AccountRow>(
-      'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1',
-      [claims.sub],
-    );
+    const account = await this.recentAccount(claims.sub);
     if (!account || account.token_version !== claims.ver) return undefined;
     return { kind: 'admin', accountId: account.id, username: account.username };
+  }
+
+  /** The account as read within ACCOUNT_CACHE_MS (one read shared by concurrent calls), else read now. */
+  private recentAccount(id: number): Promise<AccountRow | undefined> {
+    const now = Date.now();
+    const recent = this.recentAccounts.get(id);
+    if (recent && now - recent.readAt < ACCOUNT_CACHE_MS) return recent.account;
+    const account = this.db
+      .query<AccountRow>('SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1', [id])
+      .then(([row]) => row);
+    // One administrator account: the map holds an entry per id a valid signed token named, so it stays tiny.
+    this.recentAccounts.set(id, { account, readAt: now });
+    account.catch(() => this.recentAccounts.delete(id));
+    return account;
   }
 
   /**
@@ -143,12 +165,14 @@ export class AuthService {
          WHERE id = $1 RETURNING id, username, password_hash, token_version`,
         [accountId, username, passwordHash],
       );
+      this.recentAccounts.clear();
       this.logger.info({ username }, 'administrator password changed; older tokens revoked');
       return { isValid: true, errorMessage: '', token: this.issueToken(updated!) };
     }
     if (input.newPassword) return { isValid: false, errorMessage: 'Enter the current password to set a new one' };
     if (username !== account.username) {
       await this.db.query('UPDATE admin_accounts SET username = $2, updated_at = now() WHERE id = $1', [accountId, username]);
+      this.recentAccounts.clear();
     }
     return { isValid: true, errorMessage: '' };
   }
