@@ -121,16 +121,19 @@ export class AuthService {
   async authenticateToken(token: string): Promise<AdminPrincipal | undefined> {
     const claims = verifyToken(token, this.config.jwtSecret);
     if (!claims) return undefined;
-    const account = await this.recentAccount(claims.sub);
+    let account = await this.recentAccount(claims.sub);
+    // A mismatch is read again rather than trusted: the token may be newer than the read (a login right after
+    // a password change made elsewhere), and revoked tokens are rare enough to cost their query.
+    if (account?.token_version !== claims.ver) account = await this.recentAccount(claims.sub, { fresh: true });
     if (!account || account.token_version !== claims.ver) return undefined;
     return { kind: 'admin', accountId: account.id, username: account.username };
   }
 
-  /** The account as read within ACCOUNT_CACHE_MS (one read shared by concurrent calls), else read now. */
-  private recentAccount(id: number): Promise<AccountRow | undefined> {
+  /** The account as read within ACCOUNT_CACHE_MS (one read shared by concurrent calls), else (or `fresh`) read now. */
+  private recentAccount(id: number, { fresh = false } = {}): Promise<AccountRow | undefined> {
     const now = Date.now();
     const recent = this.recentAccounts.get(id);
-    if (recent && now - recent.readAt < ACCOUNT_CACHE_MS) return recent.account;
+    if (!fresh && recent && now - recent.readAt < ACCOUNT_CACHE_MS) return recent.account;
     const account = this.db
       .query<AccountRow>('SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1', [id])
       .then(([row]) => row);
