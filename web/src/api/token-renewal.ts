@@ -26,6 +26,15 @@ export function isDueForRenewal(token: string, nowMs = Date.now()): boolean {
 
 let renewing: Promise<void> | undefined;
 
+type RenewalListener = (token: string) => void;
+const renewalListeners = new Set<RenewalListener>();
+
+/** Called with each renewed token (the socket sends it to the server: socket/socket-auth.ts). Returns the unsubscribe. */
+export function onTokenRenewed(listener: RenewalListener): () => void {
+  renewalListeners.add(listener);
+  return () => renewalListeners.delete(listener);
+}
+
 /**
  * Login tokens are short-lived (TOKEN_TTL_HOURS, 1 hour by default): the dashboard swaps its token for a fresh
  * one (POST /auth/renew) once half of its life has passed, before a call and every minute while open. A failed
@@ -39,7 +48,10 @@ export function renewTokenIfDue(): Promise<void> {
       if (!response.ok) return;
       const answer = (await response.json()) as { token?: unknown };
       // Only if nobody replaced the token meanwhile (logout, login, password change).
-      if (typeof answer.token === 'string' && getStoredToken() === token) setStoredToken(answer.token);
+      if (typeof answer.token === 'string' && getStoredToken() === token) {
+        setStoredToken(answer.token);
+        for (const listener of renewalListeners) listener(answer.token);
+      }
     })
     .catch(() => undefined)
     .finally(() => {

@@ -2,10 +2,14 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { io, type Socket } from 'socket.io-client';
 import { apiBase } from '../api/api-base';
 import { getStoredToken } from '../store/preferences';
+import { keepSocketAuthenticated } from './socket-auth';
 
 const SocketContext = createContext<Socket | null>(null);
 
-/** One socket.io connection for the whole app, authenticated with the stored token in the handshake. */
+/**
+ * One socket.io connection for the whole app, authenticated with the stored token in the handshake and kept
+ * authenticated as the token is renewed (socket-auth.ts).
+ */
 export function SocketProvider({ children }: { children: ReactNode }) {
   const [socket, setSocket] = useState<Socket | null>(null);
   useEffect(() => {
@@ -18,8 +22,10 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       },
       transports: ['websocket', 'polling'],
     });
+    const stopAuth = keepSocketAuthenticated(connection);
     setSocket(connection);
     return () => {
+      stopAuth();
       connection.disconnect();
     };
   }, []);

@@ -67,6 +67,17 @@ describe('accounts, login, tokens and rate limiting', () => {
     expect((await harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('second-pass') } })).status).toBe(200);
   });
 
+  it('accepts at once a token issued after a revocation made by another process', async () => {
+    const login = () => harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('second-pass') } });
+    const before = (await login()).body as { token: string };
+    // This process has just read the account (and may keep that read for 2 s)…
+    expect((await harness.call('GET', '/api/getconfig', { token: before.token })).status).toBe(200);
+    // …when another process (a replica, npm run reset-password) revokes every token.
+    await harness.app.runtime.db.query('UPDATE admin_accounts SET token_version = token_version + 1');
+    const after = (await login()).body as { token: string };
+    expect((await harness.call('GET', '/api/getconfig', { token: after.token })).status).toBe(200);
+  });
+
   it('applies the password rules of SPEC.md §5 with isValid/errorMessage', async () => {
     const { token } = (await harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('second-pass') } }))
       .body as { token: string };

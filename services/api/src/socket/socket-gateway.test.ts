@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { randomUUID } from 'node:crypto';
-import { publishUiEvent, recordPlays } from '@reelstat/core';
+import { publishUiEvent, recordPlays, signToken, verifyToken } from '@reelstat/core';
 import { waitUntil } from '@reelstat/core/test-support/test-services.js';
 import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
 
@@ -18,11 +18,12 @@ describe('socket gateway', () => {
     await harness.stop();
   });
 
-  async function connect(received: Array<[string, unknown]>) {
+  async function connect(received: Array<[string, unknown]>, withToken = token) {
     const socket = connectSocket(`http://127.0.0.1:${harness.app.port}`, {
       path: '/socket.io/',
       transports: ['websocket'],
-      auth: { token },
+      auth: { token: withToken },
+      reconnection: false,
     });
     sockets.push(socket);
     socket.onAny((event: string, payload: unknown) => received.push([event, payload]));
@@ -32,6 +33,53 @@ describe('socket gateway', () => {
     });
     return socket;
   }
+
+  /** A login token of the administrator that expires in `seconds` (rounded down to whole seconds, as JWTs are). */
+  function tokenExpiringIn(seconds: number): { token: string; expiresAtMs: number } {
+    const secret = harness.app.runtime.config.jwtSecret;
+    const claims = verifyToken(token, secret)!;
+    const short = signToken({ sub: claims.sub, ver: claims.ver, auth_time: claims.auth_time ?? claims.iat }, secret, seconds);
+    return { token: short, expiresAtMs: verifyToken(short, secret)!.exp * 1000 };
+  }
+
+  function disconnections(socket: Socket): Array<{ reason: string; atMs: number }> {
+    const seen: Array<{ reason: string; atMs: number }> = [];
+    socket.on('disconnect', (reason) => seen.push({ reason, atMs: Date.now() }));
+    return seen;
+  }
+
+  it('cuts a socket when the login token it connected with expires, not before', async () => {
+    const short = tokenExpiringIn(4);
+    const socket = await connect([], short.token);
+    const cut = disconnections(socket);
+    await waitUntil(() => cut.length > 0, 15_000);
+    expect(cut).toEqual([{ reason: 'io server disconnect', atMs: expect.any(Number) }]);
+    expect(cut[0]!.atMs).toBeGreaterThanOrEqual(short.expiresAtMs);
+  });
+
+  it('moves the cut-off to the expiry of a renewed token the socket sends, and refuses anything else', async () => {
+    const short = tokenExpiringIn(4);
+    const received: Array<[string, unknown]> = [];
+    const renewed = await connect(received, short.token);
+    const renewedCuts = disconnections(renewed);
+    const longer = tokenExpiringIn(3600);
+    expect(await renewed.emitWithAck('renew-token', longer.token)).toEqual({
+      ok: true,
+      expiresAt: new Date(longer.expiresAtMs).toISOString(),
+    });
+    expect(await renewed.emitWithAck('renew-token', 'not-a-token')).toEqual({ ok: false });
+    expect(await renewed.emitWithAck('renew-token', 42)).toEqual({ ok: false });
+
+    // A socket with the same short token that did not renew is cut at the old expiry; the renewed one, whose
+    // timer was set first, would have been cut by then: it still receives events.
+    const other = await connect([], short.token);
+    const otherCuts = disconnections(other);
+    await waitUntil(() => otherCuts.length > 0, 15_000);
+    await publishUiEvent(harness.app.runtime.bus, 'after-expiry', null);
+    await waitUntil(() => received.some(([event]) => event === 'after-expiry'));
+    expect(renewedCuts).toEqual([]);
+    expect(renewed.connected).toBe(true);
+  });
 
   it('relays bus events to browsers and replays the current sessions to a browser that connects later', async () => {
     const early: Array<[string, unknown]> = [];

@@ -2,8 +2,12 @@ import type { Server as HttpServer } from 'node:http';
 import { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import { UI_EVENTS_CHANNEL, type Runtime, type UiEvent } from '@reelstat/core';
-import { resolvePrincipal } from '../auth/authenticate.js';
+import { UI_EVENTS_CHANNEL, verifyToken, type Runtime, type UiEvent } from '@reelstat/core';
+import { credentialsOf, resolvePrincipal } from '../auth/authenticate.js';
+import { ExpiryTimer } from './expiry-timer.js';
+
+/** Client → server: `renew-token` with a renewed login token moves the socket's cut-off to its expiry. */
+export const RENEW_TOKEN_EVENT = 'renew-token';
 
 /** Events whose latest payload is the current state (not a one-off notification). */
 const STATE_EVENTS = new Set(['sessions', 'task-list']);
@@ -31,7 +35,13 @@ export async function attachSocketGateway(
     if (typeof auth.token === 'string') headers.authorization = `Bearer ${auth.token}`;
     if (typeof auth.apiKey === 'string') headers['x-api-token'] = auth.apiKey;
     resolvePrincipal(runtime, headers).then(
-      (principal) => (principal?.role === 'admin' ? next() : next(new Error(principal ? 'forbidden' : 'unauthorized'))),
+      (principal) => {
+        if (!principal) return next(new Error('unauthorized'));
+        if (principal.role !== 'admin') return next(new Error('forbidden'));
+        // A socket that a login token let in lives as long as that token (or the renewed one it sends).
+        if (principal.kind !== 'api-key') socket.data.expiresAtMs = tokenExpiry(runtime, credentialsOf(headers).token);
+        next();
+      },
       () => next(new Error('unauthorized')),
     );
   });
@@ -52,6 +62,26 @@ export async function attachSocketGateway(
     io.local.emit(event, payload);
   });
   io.on('connection', (socket) => {
+    const expiresAtMs = socket.data.expiresAtMs as number | undefined;
+    if (expiresAtMs !== undefined) {
+      const expiry = new ExpiryTimer(() => socket.disconnect(true));
+      expiry.at(expiresAtMs);
+      socket.on('disconnect', () => expiry.clear());
+      socket.on(RENEW_TOKEN_EVENT, (token: unknown, ack?: unknown) => {
+        const answer = (body: { ok: boolean; expiresAt?: string }) => (typeof ack === 'function' ? ack(body) : undefined);
+        if (typeof token !== 'string') return answer({ ok: false });
+        // The same check as any call (signature, expiry, revocation by a password change), then the new cut-off.
+        runtime.services.auth.authenticateToken(token).then(
+          (principal) => {
+            const renewedExpiry = principal ? tokenExpiry(runtime, token) : undefined;
+            if (renewedExpiry === undefined) return answer({ ok: false });
+            expiry.at(renewedExpiry);
+            answer({ ok: true, expiresAt: new Date(renewedExpiry).toISOString() });
+          },
+          () => answer({ ok: false }),
+        );
+      });
+    }
     for (const [event, payload] of latestState) socket.emit(event, payload);
   });
   return {
@@ -67,4 +97,10 @@ export async function attachSocketGateway(
       await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
     },
   };
+}
+
+/** When a valid login token expires (ms), or undefined for anything that is not one. */
+function tokenExpiry(runtime: Runtime, token: string | undefined): number | undefined {
+  const claims = token ? verifyToken(token, runtime.config.jwtSecret) : undefined;
+  return claims ? claims.exp * 1000 : undefined;
 }

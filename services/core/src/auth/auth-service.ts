@@ -19,11 +19,21 @@ interface AccountRow {
 const USERNAME_LIMIT_FACTOR = 4;
 
 /**
+ * How long a token's account (its token version) is trusted without reading it again. Every API call checks
+ * it; a dashboard under load makes hundreds a second, and this read was one of two queries each call cost.
+ * A password change made through this process revokes at once; one made by another replica or by the
+ * reset-password command is seen within this time (as settings are: app-settings.ts).
+ */
+const ACCOUNT_CACHE_MS = 2000;
+
+/**
  * Accounts, logins and tokens. There is one local administrator account (SPEC.md §6); everyone else signs in
  * with a media-server account or OpenID Connect (sign_in_accounts, docs/security.md).
  */
 export class AuthService {
   readonly signInAccounts: SignInAccounts;
+  /** The accounts authenticateToken read lately, by id (see ACCOUNT_CACHE_MS). */
+  private readonly recentAccounts = new Map<number, { account: Promise<AccountRow | undefined>; readAt: number }>();
 
   constructor(
     private readonly db: Database,
@@ -133,12 +143,26 @@ export class AuthService {
       const signedIn = await this.signInAccounts.find(claims.sub);
       return signedIn && signedIn.tokenVersion === claims.ver ? SignInAccounts.principalOf(signedIn) : undefined;
     }
-    const [account] = await this.db.query<AccountRow>(
-      'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1',
-      [claims.sub],
-    );
+    let account = await this.recentAccount(claims.sub);
+    // A mismatch is read again rather than trusted: the token may be newer than the read (a login right after
+    // a password change made elsewhere), and revoked tokens are rare enough to cost their query.
+    if (account?.token_version !== claims.ver) account = await this.recentAccount(claims.sub, { fresh: true });
     if (!account || account.token_version !== claims.ver) return undefined;
     return { kind: 'admin', role: 'admin', accountId: account.id, username: account.username };
+  }
+
+  /** The account as read within ACCOUNT_CACHE_MS (one read shared by concurrent calls), else (or `fresh`) read now. */
+  private recentAccount(id: number, { fresh = false } = {}): Promise<AccountRow | undefined> {
+    const now = Date.now();
+    const recent = this.recentAccounts.get(id);
+    if (!fresh && recent && now - recent.readAt < ACCOUNT_CACHE_MS) return recent.account;
+    const account = this.db
+      .query<AccountRow>('SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1', [id])
+      .then(([row]) => row);
+    // One administrator account: the map holds an entry per id a valid signed token named, so it stays tiny.
+    this.recentAccounts.set(id, { account, readAt: now });
+    account.catch(() => this.recentAccounts.delete(id));
+    return account;
   }
 
   /**
@@ -166,12 +190,14 @@ export class AuthService {
          WHERE id = $1 RETURNING id, username, password_hash, token_version`,
         [accountId, username, passwordHash],
       );
+      this.recentAccounts.clear();
       this.logger.info({ username }, 'administrator password changed; older tokens revoked');
       return { isValid: true, errorMessage: '', token: this.issueToken(updated!) };
     }
     if (input.newPassword) return { isValid: false, errorMessage: 'Enter the current password to set a new one' };
     if (username !== account.username) {
       await this.db.query('UPDATE admin_accounts SET username = $2, updated_at = now() WHERE id = $1', [accountId, username]);
+      this.recentAccounts.clear();
     }
     return { isValid: true, errorMessage: '' };
   }

@@ -116,8 +116,17 @@ export function foldConsecutive(records: PlaybackRecord[]): PlaybackRecord[] {
   return folded;
 }
 
+/**
+ * Where a filtered count may be kept: every page of one search has the same count, and counting the matches
+ * of a common word is the slowest part of the page (HistoryService keys it by the history's version).
+ */
+export type CountCache = (
+  query: unknown,
+  count: () => Promise<{ total: number; exact: boolean }>,
+) => Promise<{ total: number; exact: boolean }>;
+
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
-export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest) {
+export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
     bind.push(value);
@@ -161,7 +170,11 @@ export async function queryHistory(db: Database, serverId: string | string[], re
        ORDER BY ${order}`,
       bind,
     ),
-    filtered ? countRows(db, where, bind) : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
+    filtered
+      ? countCache
+        ? countCache({ where, bind }, () => countRows(db, where, bind))
+        : countRows(db, where, bind)
+      : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
   ]);
   const { total, exact } = counted;
   return {

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { deletePlaybackActivity } from '../library/purge.js';
 import type { StatisticsContext } from '../stats/statistics-context.js';
-import { queryHistory, type HistoryFilters, type HistoryScope } from './history-query.js';
+import { queryHistory, type CountCache, type HistoryFilters, type HistoryScope } from './history-query.js';
 
 /** Turns the dashboard's filter list into one set of conditions; repeated fields narrow (intersect). */
 export function toHistoryFilters(list: HistoryFilter[]): HistoryFilters {
@@ -55,21 +55,29 @@ export class HistoryService {
       filters: query.filters,
     };
     let serverIds: string[];
+    let countCache: CountCache | undefined;
     if (Array.isArray(serverId)) serverIds = serverId;
     else {
       const server = await this.context.server(serverId);
       serverIds = server ? [server.serverId] : [];
+      // Keyed by the history's version: a count is reused until a play is recorded or deleted (AnswerCache).
+      if (server) countCache = (query, count) => this.context.cachedContent(server, 'history-count', query, count);
     }
     if (serverIds.length === 0) return { results: [], pages: 1, total: 0, total_exact: true, ...base };
-    const answer = await queryHistory(this.db, serverIds.length === 1 ? serverIds[0]! : serverIds, {
-      scope,
-      page: query.page,
-      size: query.size,
-      search: query.search,
-      sort: query.sort,
-      desc: query.desc,
-      filters: toHistoryFilters(query.filters),
-    });
+    const answer = await queryHistory(
+      this.db,
+      serverIds.length === 1 ? serverIds[0]! : serverIds,
+      {
+        scope,
+        page: query.page,
+        size: query.size,
+        search: query.search,
+        sort: query.sort,
+        desc: query.desc,
+        filters: toHistoryFilters(query.filters),
+      },
+      countCache,
+    );
     return { ...answer, ...base };
   }
 

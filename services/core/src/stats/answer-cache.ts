@@ -53,7 +53,18 @@ export class AnswerCache {
   }
 }
 
+/**
+ * One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it, and
+ * every statistics call asks for today's date. Bounded by the IANA zones (an unknown zone throws before it is kept).
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date (YYYY-MM-DD) in a time zone: day windows start at its local midnight. */
 export function localDate(timeZone: string, at = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }

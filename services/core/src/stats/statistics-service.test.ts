@@ -74,4 +74,35 @@ describe('statistics, history and library services: which media server they read
     await expect(library.user('u1', unknown)).rejects.toMatchObject({ status: 409 });
     await expect(history.deletePlays([1], unknown)).rejects.toMatchObject({ status: 409 });
   });
+
+  it('counts a search once for all its pages, and again once a play is recorded or deleted', async () => {
+    const searched = { ...page, size: 25, search: 'storm' };
+    const storm = (playKey: string) => ({
+      serverId: otherServer,
+      playKey,
+      source: 'monitor' as const,
+      userId: 'u1',
+      userName: 'Bob',
+      itemId: `storm-${playKey}`,
+      itemName: 'The Storm',
+      itemType: 'Movie',
+      libraryId: 'music',
+      client: 'Emby Web',
+      playMethod: 'DirectPlay' as const,
+      startedAt: new Date(Date.now() - 600_000),
+      playedSeconds: 60,
+    });
+    await recordPlays(db, [storm('s1'), storm('s2')]);
+    const first = await history.page({ kind: 'all' }, searched, otherServer);
+    expect([first.total, first.total_exact]).toEqual([2, true]);
+    // A rename without a new play keeps the history's version: page 2 reuses the count (a recount would say 1).
+    await db.query(`UPDATE playback_history SET item_name = 'Calm' WHERE play_key = 's2'`);
+    expect((await history.page({ kind: 'all' }, { ...searched, page: 2 }, otherServer)).total).toBe(2);
+
+    await recordPlays(db, [storm('s3')]);
+    expect((await history.page({ kind: 'all' }, searched, otherServer)).total).toBe(2);
+    const [row] = await db.query<{ id: number }>(`SELECT id FROM playback_history WHERE play_key = 's1'`);
+    await history.deletePlays([row!.id], otherServer);
+    expect((await history.page({ kind: 'all' }, searched, otherServer)).total).toBe(1);
+  });
 });
