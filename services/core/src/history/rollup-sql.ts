@@ -56,6 +56,39 @@ export function libraryHourlyRollupsFrom(source: string): string {
     FROM ${source} GROUP BY 1, 2, 3`;
 }
 
+/**
+ * What each card of the home page counts a play for (play_card_rollups, 0018): movies and tracks for their item,
+ * episodes for their series, every play for its user. SQL over a row with item_type, item_id, series_id, user_id.
+ */
+export const CARD_KINDS = {
+  Movie: { key: 'item_id', filter: `item_type = 'Movie'` },
+  Series: { key: 'series_id', filter: `item_type = 'Episode' AND series_id IS NOT NULL` },
+  Audio: { key: 'item_id', filter: `item_type = 'Audio'` },
+  user: { key: 'user_id', filter: 'true' },
+} as const;
+export type CardKind = keyof typeof CARD_KINDS;
+
+/** Start of the UTC day and of the UTC month of a timestamptz column. */
+export const utcDay = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / 86400) * 86400)`;
+export const utcMonth = (column: string) => `(date_trunc('month', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+/** The bucket of the all-time span. */
+export const ALL_TIME_BUCKET = `'epoch'::timestamptz`;
+
+/**
+ * Rows (server_id, kind, span, key, bucket, plays, played_seconds) for play_card_rollups from history rows named
+ * `source` that carry a `weight` column (1 adds a row, -1 subtracts it), at the three spans: UTC day, UTC month,
+ * all time.
+ */
+export function cardRollupDelta(source: string): string {
+  const kinds = Object.entries(CARD_KINDS)
+    .map(([kind, { key, filter }]) => `SELECT server_id, started_at, played_seconds, weight, '${kind}' AS kind, ${key} AS key FROM ${source} AS s WHERE ${filter}`)
+    .join('\n      UNION ALL ');
+  return `SELECT server_id, kind, span, key, bucket, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds FROM (
+      ${kinds}
+    ) AS counted CROSS JOIN LATERAL (VALUES ('day', ${utcDay('started_at')}), ('month', ${utcMonth('started_at')}), ('all', ${ALL_TIME_BUCKET})) AS spans(span, bucket)
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0`;
+}
+
 /** Used by the 0004 migration: rollups and totals of the history already there. */
 export const ROLLUP_BACKFILL_SQL = `
 INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)
@@ -67,7 +100,8 @@ ${totalsDelta('playback_history')};
 /**
  * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
- * library quarter hours and hours for the charts: 0013).
+ * library quarter hours and hours for the charts: 0013), and the cards' rollups that triggers on
+ * playback_history keep (0018).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -75,15 +109,19 @@ export const ROLLUP_TABLES = [
   'play_rollups_daily',
   'play_rollups_by_library',
   'play_rollups_by_library_hourly',
+  'play_card_rollups',
 ] as const;
 
 /**
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
- * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels) and play_totals.
+ * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
+ * play_card_rollups.
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
-${ROLLUP_BACKFILL_SQL}`;
+${ROLLUP_BACKFILL_SQL}
+INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played_seconds)
+${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};`;
 
 /**
  * The text the history search matches (user, title, client, device, address). The trigram index of the 0004

@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
 import { windowedRollup } from './window-sql.js';
+import { cardWindowSql, topOfWindow } from './card-windows.js';
+import { CARD_KINDS } from '../history/rollup-sql.js';
 
 /** Stat cards of the home page (SPEC.md §2 Home): top 5 over a window of days in a time zone. */
 export const CARD_SIZE = 5;
@@ -9,11 +11,7 @@ export type CardType = 'Movie' | 'Series' | 'Audio';
 const START = daysWindowStart('$2', '$3');
 
 /** What a card groups on: episodes count for their series, movies and tracks for themselves. */
-const CARD_TARGET: Record<CardType, { key: string; filter: string }> = {
-  Movie: { key: 'item_id', filter: `item_type = 'Movie'` },
-  Series: { key: 'series_id', filter: `item_type = 'Episode' AND series_id IS NOT NULL` },
-  Audio: { key: 'item_id', filter: `item_type = 'Audio'` },
-};
+const CARD_TARGET: Record<CardType, { key: string; filter: string }> = CARD_KINDS;
 
 export interface CardRow {
   Id: string;
@@ -26,50 +24,72 @@ export interface CardRow {
 }
 
 /**
- * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Reads only the covering
- * index of the window; names and images of the five winners come from items, or from their latest play when
- * the item is not (or no longer) in the library.
+ * Windows of at most this many days are read from the history directly (a few thousand plays a day); longer
+ * ones from the cards' rollups (see card-windows.ts), where the walk from the all-time leaders ends early.
+ */
+const SHORT_WINDOW_DAYS = 7;
+
+interface RankedItem {
+  id: string;
+  plays: number;
+  viewers: number;
+  played_seconds: number;
+}
+
+/**
+ * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Names and images of the
+ * winners come from items, or from their latest play when the item is not (or no longer) in the library.
  * Ties: plays (or viewers, then plays), then watched seconds, then name.
  */
 export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
+  const ranked =
+    by === 'plays' && days > SHORT_WINDOW_DAYS
+      ? (await topOfWindow(db, serverId, tz, days, type, CARD_SIZE)).map((row) => ({ id: row.key, viewers: 0, ...row }))
+      : await rankedFromHistory(db, serverId, tz, days, type, by);
+  const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
+  const rows = await db.query<RankedItem & { name: string | null; image_hash: string | null; archived: boolean | null }>(
+    `WITH ranked AS (
+       SELECT * FROM json_to_recordset($2::json) AS r(id text, plays int, viewers int, played_seconds bigint)
+     ), top AS (
+       SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
+       LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
+     )
+     SELECT top.*, COALESCE(top.name, last.name) AS name FROM top
+     LEFT JOIN LATERAL (
+       SELECT ${type === 'Series' ? 'series_name' : 'item_name'} AS name FROM playback_history
+       WHERE server_id = $1 AND ${CARD_TARGET[type].key} = top.id ORDER BY started_at DESC LIMIT 1
+     ) AS last ON top.name IS NULL
+     ORDER BY ${order}, COALESCE(top.name, last.name), top.id LIMIT ${CARD_SIZE}`,
+    [serverId, JSON.stringify(ranked)],
+  );
+  return rows.map((row) => ({
+    Id: row.id,
+    Name: row.name ?? row.id,
+    Plays: row.plays,
+    ...(by === 'viewers' ? { unique_viewers: row.viewers } : {}),
+    total_playback_duration: Number(row.played_seconds),
+    PrimaryImageHash: row.image_hash,
+    archived: row.archived ?? false,
+  }));
+}
+
+/** The leading items of a window counted from the history's covering index (short windows, distinct viewers). */
+async function rankedFromHistory(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
   const target = CARD_TARGET[type];
   const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
-  const rows = await db.query<{
-    id: string;
-    plays: number;
-    viewers: number;
-    played_seconds: number;
-    name: string | null;
-    image_hash: string | null;
-    archived: boolean | null;
-  }>(
+  // Names break ties, so every item tied with the fifth on the counts is kept for the naming query.
+  const rows = await db.query<RankedItem>(
     `WITH ranked AS (
        SELECT ${target.key} AS id, count(*)::int AS plays, count(DISTINCT user_id)::int AS viewers, sum(played_seconds)::bigint AS played_seconds
        FROM playback_history
        WHERE server_id = $1 AND started_at >= ${START} AND ${target.filter}
        GROUP BY 1
-     ), top AS (
-       SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
-       LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
-       ORDER BY ${order}, i.name NULLS LAST, ranked.id LIMIT ${CARD_SIZE * 4}
-     )
-     SELECT top.*, COALESCE(top.name, last.name) AS name FROM top
-     LEFT JOIN LATERAL (
-       SELECT ${type === 'Series' ? 'series_name' : 'item_name'} AS name FROM playback_history
-       WHERE server_id = $1 AND ${target.key} = top.id ORDER BY started_at DESC LIMIT 1
-     ) AS last ON top.name IS NULL
-     ORDER BY ${order}, COALESCE(top.name, last.name), top.id`,
+     ), fifth AS (SELECT * FROM ranked ORDER BY ${order} OFFSET ${CARD_SIZE - 1} LIMIT 1)
+     SELECT ranked.* FROM ranked LEFT JOIN fifth ON true
+     WHERE fifth.id IS NULL OR (${by === 'viewers' ? 'ranked.viewers, ranked.plays, ranked.played_seconds) >= (fifth.viewers, fifth.plays, fifth.played_seconds)' : 'ranked.plays, ranked.played_seconds) >= (fifth.plays, fifth.played_seconds)'}`,
     [serverId, tz, days],
   );
-  return rows.slice(0, CARD_SIZE).map((row) => ({
-    Id: row.id,
-    Name: row.name ?? row.id,
-    Plays: row.plays,
-    ...(by === 'viewers' ? { unique_viewers: row.viewers } : {}),
-    total_playback_duration: row.played_seconds,
-    PrimaryImageHash: row.image_hash,
-    archived: row.archived ?? false,
-  }));
+  return rows;
 }
 
 /** Most viewed libraries: plays per library from the quarter-hour rollups. */
@@ -110,13 +130,12 @@ export async function topClients(db: Database, serverId: string, tz: string, day
   return rows.map((row) => ({ Client: row.key, Plays: row.plays, total_playback_duration: row.played_seconds }));
 }
 
-/** Most active users: plays per user over the covering index. */
+/** Most active users: plays per user from the cards' rollups (a few thousand rows for any window). */
 export async function topUsers(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ user_id: string; plays: number; played_seconds: number; name: string | null; image_tag: string | null }>(
     `WITH ranked AS (
-       SELECT user_id, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM playback_history
-       WHERE server_id = $1 AND started_at >= ${START} GROUP BY user_id
-       ORDER BY plays DESC, played_seconds DESC, user_id LIMIT ${CARD_SIZE * 4}
+       SELECT key AS user_id, plays, played_seconds FROM (${cardWindowSql('user')}) AS w
+       ORDER BY plays DESC, played_seconds DESC, key LIMIT ${CARD_SIZE * 4}
      )
      SELECT ranked.*, COALESCE(u.name, last.user_name) AS name, u.primary_image_tag AS image_tag FROM ranked
      LEFT JOIN media_users u ON u.server_id = $1 AND u.id = ranked.user_id

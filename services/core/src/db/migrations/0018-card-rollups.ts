@@ -1,0 +1,71 @@
+import type { Migration } from './index.js';
+import { cardRollupDelta } from '../../history/rollup-sql.js';
+
+/**
+ * Rollups shaped for the home page's cards (most viewed movies, series and tracks; most active users), which ask
+ * "plays and seconds per item (or series, or user) over the last N days". Reading them from playback_history
+ * cost a scan of every play in the window (1.3 M index entries for 365 days at 5 M plays). play_card_rollups
+ * holds, per kind of card and key, three spans: UTC days, UTC months and all time. A window reads whole months,
+ * then whole days, then the plays before its first UTC midnight from the history (see stats/card-windows.ts);
+ * the all-time rows, ordered by plays, bound what any window can hold, so the item cards stop reading early.
+ *
+ * Kept by statement triggers on playback_history with transition tables, so every writer and deleter
+ * (writeHistory inserting or extending a play, deletePlays, a media server's cascade) changes them in its own
+ * statement and by the exact difference.
+ */
+const KEY = 'server_id, kind, span, key, bucket';
+
+const addTo = (changes: string) => `
+    INSERT INTO play_card_rollups AS r (${KEY}, plays, played_seconds)
+    SELECT ${KEY}, plays, played_seconds FROM (${cardRollupDelta(changes)}) AS d
+    ON CONFLICT (${KEY}) DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds;`;
+
+export const cardRollups: Migration = {
+  name: '0018-card-rollups',
+  async up({ sql }) {
+    await sql(`
+CREATE TABLE play_card_rollups (
+  server_id      uuid NOT NULL REFERENCES media_servers (id) ON DELETE CASCADE,
+  kind           text NOT NULL,
+  span           text NOT NULL,
+  key            text NOT NULL,
+  bucket         timestamptz NOT NULL,
+  plays          integer NOT NULL DEFAULT 0,
+  played_seconds bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (${KEY}),
+  CONSTRAINT play_card_rollups_kind CHECK (kind IN ('Movie', 'Series', 'Audio', 'user')),
+  CONSTRAINT play_card_rollups_span CHECK (span IN ('day', 'month', 'all'))
+);
+
+INSERT INTO play_card_rollups (${KEY}, plays, played_seconds)
+SELECT ${KEY}, plays, played_seconds FROM (${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')}) AS d;
+
+-- The item cards walk keys from the most played of all time down.
+CREATE INDEX play_card_rollups_ranked ON play_card_rollups (server_id, kind, plays DESC, key) WHERE span = 'all';
+-- The users card sums every user of a window (500 users: a few thousand rows), by bucket.
+CREATE INDEX play_card_rollups_users ON play_card_rollups (server_id, span, bucket) INCLUDE (key, plays, played_seconds) WHERE kind = 'user';
+
+CREATE FUNCTION playback_history_to_cards() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    -- Only subtract: rows deleted with their media server (ON DELETE CASCADE) must not be re-inserted.
+    UPDATE play_card_rollups r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
+    FROM (${cardRollupDelta('(SELECT *, 1 AS weight FROM removed_rows)')}) AS d
+    WHERE (r.server_id, r.kind, r.span, r.key, r.bucket) = (d.server_id, d.kind, d.span, d.key, d.bucket);
+  ELSIF TG_OP = 'UPDATE' THEN
+    ${addTo('(SELECT *, 1 AS weight FROM added_rows UNION ALL SELECT *, -1 FROM previous_rows)')}
+  ELSE
+    ${addTo('(SELECT *, 1 AS weight FROM added_rows)')}
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER playback_history_cards_insert AFTER INSERT ON playback_history
+  REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION playback_history_to_cards();
+CREATE TRIGGER playback_history_cards_update AFTER UPDATE ON playback_history
+  REFERENCING OLD TABLE AS previous_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION playback_history_to_cards();
+CREATE TRIGGER playback_history_cards_delete AFTER DELETE ON playback_history
+  REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION playback_history_to_cards();
+`);
+  },
+};
