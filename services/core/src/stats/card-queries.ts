@@ -1,6 +1,5 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
-import { windowedRollup } from './window-sql.js';
 import { cardWindowSql, topOfWindow } from './card-windows.js';
 import { CARD_KINDS } from '../history/rollup-sql.js';
 
@@ -42,10 +41,8 @@ interface RankedItem {
  * Ties: plays (or viewers, then plays), then watched seconds, then name.
  */
 export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
-  const ranked =
-    by === 'plays' && days > SHORT_WINDOW_DAYS
-      ? (await topOfWindow(db, serverId, tz, days, type, CARD_SIZE)).map((row) => ({ id: row.key, viewers: 0, ...row }))
-      : await rankedFromHistory(db, serverId, tz, days, type, by);
+  const walked = days > SHORT_WINDOW_DAYS ? await topOfWindow(db, serverId, tz, days, type, by, CARD_SIZE) : undefined;
+  const ranked = walked ? walked.map(({ key, ...counts }) => ({ id: key, ...counts })) : await rankedFromHistory(db, serverId, tz, days, type, by);
   const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
   const rows = await db.query<RankedItem & { name: string | null; image_hash: string | null; archived: boolean | null }>(
     `WITH ranked AS (
@@ -92,7 +89,7 @@ async function rankedFromHistory(db: Database, serverId: string, tz: string, day
   return rows;
 }
 
-/** Most viewed libraries: plays per library from the quarter-hour rollups. */
+/** Most viewed libraries: plays per library from the cards' rollups. */
 export async function topLibraries(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{
     key: string;
@@ -104,7 +101,7 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
     archived: boolean | null;
   }>(
     `SELECT w.*, l.name, l.collection_type, l.primary_image_hash AS image_hash, l.archived
-     FROM (${windowedRollup({ start: START, rollupKey: 'library_id', historyKey: `COALESCE(library_id, '')`, rollupFilter: `library_id <> ''`, historyFilter: 'library_id IS NOT NULL' })}) AS w
+     FROM (${cardWindowSql('library')}) AS w
      LEFT JOIN libraries l ON l.server_id = $1 AND l.id = w.key
      ORDER BY w.plays DESC, w.played_seconds DESC, l.name, w.key LIMIT ${CARD_SIZE}`,
     [serverId, tz, days],
@@ -123,7 +120,7 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
 /** Most used clients. */
 export async function topClients(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
-    `${windowedRollup({ start: START, rollupKey: 'client', historyKey: `COALESCE(client, '')`, rollupFilter: `client <> ''`, historyFilter: 'client IS NOT NULL' })}
+    `${cardWindowSql('client')}
      ORDER BY plays DESC, played_seconds DESC, key LIMIT ${CARD_SIZE}`,
     [serverId, tz, days],
   );
@@ -162,7 +159,7 @@ export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const
  */
 export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
-    `${windowedRollup({ start: START, rollupKey: 'play_method', historyKey: 'play_method' })}`,
+    cardWindowSql('method'),
     [serverId, tz, days],
   );
   const counts = new Map<string, { Count: number; total_playback_duration: number }>();

@@ -35,25 +35,44 @@ export function cardWindowSql(kind: CardKind, keysParam?: string): string {
 export interface WindowCount {
   key: string;
   plays: number;
+  viewers: number;
   played_seconds: number;
 }
 
-/** Orders by plays, then seconds (the cards' order before names break ties). */
-const byPlays = (a: WindowCount, b: WindowCount) => b.plays - a.plays || b.played_seconds - a.played_seconds;
+export type RankBy = 'plays' | 'viewers';
+
+/** The cards' order before names break ties: plays (or distinct viewers, then plays), then seconds. */
+const ranking = (by: RankBy) => (a: WindowCount, b: WindowCount) =>
+  (by === 'viewers' ? b.viewers - a.viewers : 0) || b.plays - a.plays || b.played_seconds - a.played_seconds;
+
+/** How many keys the walk below visits at most before it gives up (the caller then counts every key). */
+const MAX_WALK = 6_000;
 
 /**
- * The keys of a card that can be in its top `size` over a days window, with their counts: every key whose
- * (plays, seconds) is at least the size-th best, so ties are left for the caller to break by name.
+ * The keys of an item card that can be in its top `size` over a days window, with their counts: every key
+ * whose rank is at least the size-th best's, so ties are left for the caller to break by name. Undefined when
+ * the walk would be long (short windows, where the all-time bound is loose): the caller counts every key.
  *
- * No key plays more in a window than of all time, so keys are visited from the most played of all time down
- * (the all-time span, indexed by plays), their window counted, and the walk stops once the size-th best
- * window count is above the all-time plays of every key not visited yet. Exact; short when the window holds
- * a good part of all time, long for short windows, which the caller reads directly instead.
+ * No key plays more in a window than of all time, and no key has more distinct viewers than plays, so keys are
+ * visited from the most played of all time down (the all-time span, indexed by plays), their window counted,
+ * and the walk stops once the size-th best window count (plays or viewers) is above the all-time plays of
+ * every key not visited yet. Exact.
  */
-export async function topOfWindow(db: Database, serverId: string, tz: string, days: number, kind: CardKind, size: number) {
+export async function topOfWindow(
+  db: Database,
+  serverId: string,
+  tz: string,
+  days: number,
+  kind: 'Movie' | 'Series' | 'Audio',
+  by: RankBy,
+  size: number,
+): Promise<WindowCount[] | undefined> {
+  const order = ranking(by);
   const seen: WindowCount[] = [];
+  let visited = 0;
   let after: { plays: number; key: string } | undefined;
-  for (let batch = 100; ; batch = Math.min(batch * 4, 20_000)) {
+  for (let batch = 200; ; batch = Math.min(batch * 3, MAX_WALK)) {
+    if (visited >= MAX_WALK) return undefined;
     const candidates = await db.query<{ key: string; plays: number }>(
       `SELECT key, plays FROM play_card_rollups
        WHERE server_id = $1 AND kind = $2 AND span = 'all' AND plays > 0 AND ($3::int IS NULL OR plays < $3 OR (plays = $3 AND key > $4))
@@ -61,20 +80,34 @@ export async function topOfWindow(db: Database, serverId: string, tz: string, da
       [serverId, kind, after?.plays ?? null, after?.key ?? ''],
     );
     if (candidates.length === 0) break;
-    const counts = await db.query<WindowCount>(cardWindowSql(kind, '$4::text[]'), [serverId, tz, days, candidates.map((c) => c.key)]);
-    seen.push(...counts.map((row) => ({ key: row.key, plays: Number(row.plays), played_seconds: Number(row.played_seconds) })));
-    seen.sort(byPlays);
+    visited += candidates.length;
+    const keys = candidates.map((c) => c.key);
+    const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
+      by === 'viewers'
+        ? `SELECT w.*, v.viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w
+           JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
+                 WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${daysWindowStart('$2', '$3')}
+                 GROUP BY key) AS v USING (key)`
+        : cardWindowSql(kind, '$4::text[]'),
+      [serverId, tz, days, keys],
+    );
+    for (const row of counts) {
+      seen.push({ key: row.key, plays: Number(row.plays), viewers: Number(row.viewers ?? 0), played_seconds: Number(row.played_seconds) });
+    }
+    seen.sort(order);
     const last = candidates[candidates.length - 1]!;
     after = { plays: last.plays, key: last.key };
-    // Unvisited keys play at most last.plays in the window: done when they cannot reach the size-th best.
-    if (candidates.length < batch || (seen.length >= size && seen[size - 1]!.plays > last.plays)) break;
+    const sizeth = seen[size - 1];
+    // Unvisited keys play at most last.plays in the window (and have at most as many viewers).
+    if (candidates.length < batch || (sizeth && (by === 'viewers' ? sizeth.viewers : sizeth.plays) > last.plays)) break;
   }
-  return atLeastSizeth(seen, size);
+  return atLeastSizeth(seen, size, by);
 }
 
-/** Rows ranked by plays and seconds, cut after the size-th best but keeping every row tied with it. */
-export function atLeastSizeth(rows: WindowCount[], size: number): WindowCount[] {
-  const sorted = [...rows].sort(byPlays);
+/** Rows ranked as a card ranks them, cut after the size-th best but keeping every row tied with it. */
+export function atLeastSizeth(rows: WindowCount[], size: number, by: RankBy): WindowCount[] {
+  const order = ranking(by);
+  const sorted = [...rows].sort(order);
   const cut = sorted[size - 1];
-  return cut ? sorted.filter((row) => byPlays(row, cut) <= 0) : sorted;
+  return cut ? sorted.filter((row) => order(row, cut) <= 0) : sorted;
 }
