@@ -66,12 +66,13 @@ export async function topOfWindow(
   kind: 'Movie' | 'Series' | 'Audio',
   by: RankBy,
   size: number,
+  firstBatch = 200,
 ): Promise<WindowCount[] | undefined> {
   const order = ranking(by);
   const seen: WindowCount[] = [];
   let visited = 0;
   let after: { plays: number; key: string } | undefined;
-  for (let batch = 200; ; batch = Math.min(batch * 3, MAX_WALK)) {
+  for (let batch = firstBatch; ; batch = Math.min(batch * 3, MAX_WALK)) {
     if (visited >= MAX_WALK) return undefined;
     const candidates = await db.query<{ key: string; plays: number }>(
       `SELECT key, plays FROM play_card_rollups
