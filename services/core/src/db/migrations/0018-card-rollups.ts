@@ -8,8 +8,8 @@ import { cardRollupDelta, cardViewersDelta, cardViewersRecount } from '../../his
  * entries for 365 days at 5 M plays), and from play_rollups_daily a row per day × library × client × method.
  *  - play_card_rollups: per kind of card and key, three spans: UTC days, UTC months and all time. A window reads
  *    whole months, then whole days, then the plays before its first UTC midnight from the history (see
- *    stats/card-windows.ts); the all-time rows, ordered by plays, bound what any window can hold, so the item
- *    cards stop reading early.
+ *    stats/card-windows.ts); each month's rows (or all time's), ordered by plays, bound what a window can
+ *    hold, so the item cards stop reading early.
  *  - play_card_viewers: per movie, series or track and user, the plays and the start of the last play. Windows
  *    run to now, so a user viewed a key in a window exactly when their last play of it started in it.
  *
@@ -50,10 +50,9 @@ CREATE TABLE play_card_rollups (
 INSERT INTO play_card_rollups (${KEY}, plays, played_seconds)
 SELECT ${KEY}, plays, played_seconds FROM (${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')}) AS d;
 
--- The item cards walk keys from the most played of all time down.
-CREATE INDEX play_card_rollups_ranked ON play_card_rollups (server_id, kind, plays DESC, key) WHERE span = 'all';
--- Cards that sum every key of a window (users, libraries, clients, methods; items over short windows) read by bucket.
-CREATE INDEX play_card_rollups_by_bucket ON play_card_rollups (server_id, kind, span, bucket) INCLUDE (key, plays, played_seconds);
+-- Cards that sum every key of a window (users, libraries, clients, methods) read by bucket; the item cards walk
+-- each month's (or all time's) keys from the most played down.
+CREATE INDEX play_card_rollups_ranked ON play_card_rollups (server_id, kind, span, bucket, plays DESC, key) INCLUDE (played_seconds);
 
 CREATE TABLE play_card_viewers (
   server_id       uuid NOT NULL REFERENCES media_servers (id) ON DELETE CASCADE,
