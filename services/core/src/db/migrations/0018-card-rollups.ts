@@ -33,6 +33,9 @@ const addViewers = (changes: string) => `
 export const cardRollups: Migration = {
   name: '0018-card-rollups',
   async up({ sql }) {
+    // The backfill reads the whole history once per span (minutes at 5 M plays on a busy machine): longer than
+    // the connection's statement timeout, which is meant for requests. For this transaction only.
+    await sql(`SET LOCAL statement_timeout = 0`);
     await sql(`
 CREATE TABLE play_card_rollups (
   server_id      uuid NOT NULL REFERENCES media_servers (id) ON DELETE CASCADE,
