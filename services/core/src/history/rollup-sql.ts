@@ -85,7 +85,10 @@ export const ALL_TIME_BUCKET = `'epoch'::timestamptz`;
  */
 export function cardRollupDelta(source: string): string {
   const kinds = Object.entries(CARD_KINDS)
-    .map(([kind, { key, filter }]) => `SELECT server_id, started_at, played_seconds, weight, '${kind}' AS kind, ${key} AS key FROM ${source} AS s WHERE ${filter}`)
+    .map(
+      ([kind, { key, filter }]) =>
+        `SELECT server_id, started_at, played_seconds, weight, '${kind}' AS kind, ${key} AS key FROM ${source} AS s WHERE ${filter}`,
+    )
     .join('\n      UNION ALL ');
   return `SELECT server_id, kind, span, key, bucket, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds FROM (
       ${kinds}

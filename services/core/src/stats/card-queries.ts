@@ -42,7 +42,9 @@ interface RankedItem {
  */
 export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
   const walked = days > SHORT_WINDOW_DAYS ? await topOfWindow(db, serverId, tz, days, type, by, CARD_SIZE) : undefined;
-  const ranked = walked ? walked.map(({ key, ...counts }) => ({ id: key, ...counts })) : await rankedFromHistory(db, serverId, tz, days, type, by);
+  const ranked = walked
+    ? walked.map(({ key, ...counts }) => ({ id: key, ...counts }))
+    : await rankedFromHistory(db, serverId, tz, days, type, by);
   const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
   const rows = await db.query<RankedItem & { name: string | null; image_hash: string | null; archived: boolean | null }>(
     `WITH ranked AS (
@@ -158,10 +160,7 @@ export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const
  * (SPEC.md §3), the history already stores it so (writeHistory applies the rule once).
  */
 export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number) {
-  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
-    cardWindowSql('method'),
-    [serverId, tz, days],
-  );
+  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(cardWindowSql('method'), [serverId, tz, days]);
   const counts = new Map<string, { Count: number; total_playback_duration: number }>();
   for (const row of rows) {
     const name = row.key;

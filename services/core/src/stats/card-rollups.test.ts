@@ -128,9 +128,13 @@ describe('cards from the card rollups', () => {
           }
         }
         const libraries = await topLibraries(db, serverId, tz, days);
-        expect(libraries.map((l) => [l.Id, l.Plays, l.total_playback_duration])).toEqual((await expectedCounts(tz, days, 'library_id')).slice(0, 5));
+        expect(libraries.map((l) => [l.Id, l.Plays, l.total_playback_duration])).toEqual(
+          (await expectedCounts(tz, days, 'library_id')).slice(0, 5),
+        );
         const clients = await topClients(db, serverId, tz, days);
-        expect(clients.map((c) => [c.Client, c.Plays, c.total_playback_duration])).toEqual((await expectedCounts(tz, days, 'client')).slice(0, 5));
+        expect(clients.map((c) => [c.Client, c.Plays, c.total_playback_duration])).toEqual(
+          (await expectedCounts(tz, days, 'client')).slice(0, 5),
+        );
         const methods = await playMethodCounts(db, serverId, tz, days);
         expect(methods.map((m) => [m.Name, m.Count, m.total_playback_duration])).toEqual(await expectedCounts(tz, days, 'play_method'));
         const users = await topUsers(db, serverId, tz, days);
@@ -171,7 +175,12 @@ describe('cards from the card rollups', () => {
       [serverId, recent!.play_key],
     );
     const again = { ...play(n), playKey: recent!.play_key, itemId: original[0]!.item_id, userId: original[0]!.user_id };
-    const extended = { ...again, startedAt: new Date(original[0]!.started_at), playedSeconds: original[0]!.played_seconds + 6000, endedAt: new Date(Date.now() + DAY) };
+    const extended = {
+      ...again,
+      startedAt: new Date(original[0]!.started_at),
+      playedSeconds: original[0]!.played_seconds + 6000,
+      endedAt: new Date(Date.now() + DAY),
+    };
     const written = await writeHistory(db, [extended]);
     expect(written.inserted.length + written.extended.length).toBe(1);
     expect(await deletePlays(db, serverId, `h.id % 7 = 0`, [])).toBeGreaterThan(100);

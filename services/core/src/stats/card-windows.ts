@@ -109,7 +109,12 @@ export async function topOfWindow(
       );
       for (const key of keys) seen.set(key, { key, plays: 0, viewers: 0, played_seconds: 0 });
       for (const row of counts) {
-        seen.set(row.key, { key: row.key, plays: Number(row.plays), viewers: Number(row.viewers ?? 0), played_seconds: Number(row.played_seconds) });
+        seen.set(row.key, {
+          key: row.key,
+          plays: Number(row.plays),
+          viewers: Number(row.viewers ?? 0),
+          played_seconds: Number(row.played_seconds),
+        });
       }
     }
     const sizeth = [...seen.values()].filter((row) => row.plays > 0).sort(order)[size - 1];
