@@ -90,10 +90,19 @@ export function cardRollupDelta(source: string): string {
         `SELECT server_id, started_at, played_seconds, weight, '${kind}' AS kind, ${key} AS key FROM ${source} AS s WHERE ${filter}`,
     )
     .join('\n      UNION ALL ');
-  return `SELECT server_id, kind, span, key, bucket, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds FROM (
-      ${kinds}
-    ) AS counted CROSS JOIN LATERAL (VALUES ('day', ${utcDay('started_at')}), ('month', ${utcMonth('started_at')}), ('all', ${ALL_TIME_BUCKET})) AS spans(span, bucket)
-    GROUP BY 1, 2, 3, 4, 5 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0`;
+  // Days first, then months and all time from the day rows: one pass over the history, not one per span.
+  const nonZero = 'HAVING sum(plays) <> 0 OR sum(played_seconds) <> 0';
+  return `WITH days AS (
+      SELECT server_id, kind, key, ${utcDay('started_at')} AS bucket, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
+      FROM (
+        ${kinds}
+      ) AS counted GROUP BY 1, 2, 3, 4
+    )
+    SELECT server_id, kind, 'day' AS span, key, bucket, plays, played_seconds FROM days WHERE plays <> 0 OR played_seconds <> 0
+    UNION ALL
+    SELECT server_id, kind, 'month', key, ${utcMonth('bucket')}, sum(plays)::int, sum(played_seconds)::bigint FROM days GROUP BY 1, 2, 4, 5 ${nonZero}
+    UNION ALL
+    SELECT server_id, kind, 'all', key, ${ALL_TIME_BUCKET}, sum(plays)::int, sum(played_seconds)::bigint FROM days GROUP BY 1, 2, 4 ${nonZero}`;
 }
 
 /** The kinds of card that rank by distinct viewers (most popular): every kind but users. */
