@@ -10,7 +10,8 @@
  * not a test: it prints figures (a table, then one JSON line) and never fails on them.
  *
  *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 30] [--cached-samples 100]
- *     [--duration 15] [--connections 20] [--play-every-ms 1000]
+ *     [--duration 15] [--connections 20] [--play-every-ms 1000] [--only REGEX] [--no-mix]
+ * --only measures only the calls whose name matches; --no-mix leaves out the home-page mix.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -29,6 +30,8 @@ const duration = Number(argument('duration', '15'));
 const connections = Number(argument('connections', '20'));
 const dataDir = path.resolve(argument('data-dir', './data/bench'));
 const databaseUrl = argument('database-url', loadConfig().databaseUrl ?? '');
+const only = new RegExp(argument('only', '.'));
+const withMix = !process.argv.includes('--no-mix');
 
 interface Call {
   group: 'stats' | 'history' | 'detail';
@@ -56,7 +59,16 @@ const HOME_MIX: Call[] = [
 
 const CALLS: Call[] = [
   ...HOME_MIX,
-  post('stats', 'getMostActiveUsers 365 days', '/stats/getMostActiveUsers', { days: 365 }),
+  // Every card at the other windows of the issue: 1, 7, 365 days and all time (9999).
+  ...[1, 7, 365, 9999].flatMap((days) => [
+    ...(['Movie', 'Series', 'Audio'] as const).flatMap((type) => [
+      post('stats', `getMostViewedByType ${type} ${days} days`, '/stats/getMostViewedByType', { days, type }),
+      post('stats', `getMostPopularByType ${type} ${days} days`, '/stats/getMostPopularByType', { days, type }),
+    ]),
+    post('stats', `getMostActiveUsers ${days} days`, '/stats/getMostActiveUsers', { days }),
+    post('stats', `getMostUsedClient ${days} days`, '/stats/getMostUsedClient', { days }),
+    post('stats', `getPlaybackMethodStats ${days} days`, '/stats/getPlaybackMethodStats', { days }),
+  ]),
   post('stats', 'getMostViewedLibraries 9999 days', '/stats/getMostViewedLibraries', { days: 9999 }),
   get('stats', 'getLibraryMetadata', '/stats/getLibraryMetadata'),
   get('stats', 'getLibraryCardStats', '/stats/getLibraryCardStats'),
@@ -108,6 +120,10 @@ const CALLS: Call[] = [
   }),
 ];
 
+/** What --no-mix reports in place of the home-page mix. */
+const skippedMix = async (_options: autocannon.Options) =>
+  ({ requests: { average: 0 }, latency: { p50: 0, p97_5: 0, p99: 0 }, non2xx: 0, errors: 0 }) as unknown as autocannon.Result;
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
@@ -147,7 +163,7 @@ async function main() {
     await recorder.prepare();
 
     const results: CallResult[] = [];
-    for (const call of CALLS) {
+    for (const call of CALLS.filter((c) => only.test(c.name))) {
       const once = async () => {
         const started = performance.now();
         const res = await fetch(`${app.url}${call.path}`, {
@@ -187,13 +203,13 @@ async function main() {
     let recording = true;
     let recordedDuringMix = 0;
     const writer = (async () => {
-      while (recording) {
+      while (recording && withMix) {
         await recorder.record();
         recordedDuringMix += 1;
         await new Promise((resolve) => setTimeout(resolve, playEveryMs));
       }
     })();
-    const mix = await autocannon({
+    const mix = await (withMix ? autocannon : skippedMix)({
       url: app.url,
       connections,
       duration,

@@ -1,7 +1,7 @@
 WITH bounds AS MATERIALIZED (
       SELECT start, quarters, to_timestamp(ceil(extract(epoch FROM quarters) / 3600) * 3600) AS hours FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 900) * 900) AS quarters FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS q
     ), hours AS MATERIALIZED (
-      SELECT h, to_char(local::date, 'YYYY-MM-DD') AS key, extract(minute FROM local) = 0
+      SELECT h, to_char(local::date, 'YYYY-MM-DD') AS key, to_char((local + interval '45 minutes')::date, 'YYYY-MM-DD') = to_char(local::date, 'YYYY-MM-DD')
           AND (h + interval '45 minutes') AT TIME ZONE $2::text = local + interval '45 minutes' AS whole
       FROM bounds, generate_series(
           GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,

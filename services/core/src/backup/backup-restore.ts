@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
 import {
+  cardRollupDelta,
+  cardViewersDelta,
   dailyRollupsFrom,
   libraryHourlyRollupsFrom,
   libraryRollupsFrom,
@@ -355,6 +357,15 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   );
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,
+  );
+  // The cards' rollups and viewers (0018): the staged history gets its triggers last too.
+  await client.query(
+    `INSERT INTO ${into('play_card_rollups')} (server_id, kind, span, key, bucket, plays, played_seconds)
+     ${cardRollupDelta(`(SELECT *, 1 AS weight FROM ${into('playback_history')})`)}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('play_card_viewers')} (server_id, kind, key, user_id, plays, last_started_at)
+     ${cardViewersDelta(`(SELECT *, 1 AS weight FROM ${into('playback_history')})`)}`,
   );
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }

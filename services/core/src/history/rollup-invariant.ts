@@ -1,20 +1,23 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
-import { rollupDelta, totalsDelta } from './rollup-sql.js';
+import { cardRollupDelta, cardViewersDelta, rollupDelta, totalsDelta } from './rollup-sql.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
  * levels (play_rollups_by_library: quarter hours, play_rollups_by_library_hourly: UTC hours) and play_totals
- * (all time per user, item, library) equal what playback_history holds. Every writer keeps it in the same
+ * (all time per user, item, library), and the cards' rollups (play_card_rollups: UTC days, UTC months, all time
+ * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
+ * series or track and user) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
  *
  * Stored rows that reached zero are not differences: deletePlays keeps them (see delete-plays.ts).
  */
 export interface RollupDifference {
-  level: 'quarter_hour' | 'daily' | 'library_quarter_hour' | 'library_hourly' | 'totals';
+  level: 'quarter_hour' | 'daily' | 'library_quarter_hour' | 'library_hourly' | 'totals' | 'cards' | 'card_viewers';
   serverId: string;
-  /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals. */
+  /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
   expectedPlays: number;
   expectedSeconds: number;
@@ -63,6 +66,16 @@ totals_expected AS (${totalsDelta('history')}),
 totals_stored AS (
   SELECT server_id, scope, key, plays, played_seconds FROM play_totals
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+), cards_expected AS (${cardRollupDelta('(SELECT *, 1 AS weight FROM history)')}),
+cards_stored AS (
+  SELECT server_id, kind, span, key, bucket, plays, played_seconds FROM play_card_rollups
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+), viewers_expected AS (
+  SELECT server_id, kind, key, user_id, plays, extract(epoch FROM last_started_at)::bigint AS last_started
+  FROM (${cardViewersDelta('(SELECT *, 1 AS weight FROM history)')}) AS v
+), viewers_stored AS (
+  SELECT server_id, kind, key, user_id, plays, extract(epoch FROM last_started_at)::bigint AS last_started FROM play_card_viewers
+  WHERE $1::uuid IS NULL OR server_id = $1::uuid
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -85,6 +98,18 @@ SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) 
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM totals_expected e FULL JOIN totals_stored s USING (server_id, scope, key)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'cards', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.span, s.span), to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+    COALESCE(e.key, s.key)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM cards_expected e FULL JOIN cards_stored s USING (server_id, kind, span, key, bucket)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'card_viewers', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key), COALESCE(e.user_id, s.user_id)),
+  COALESCE(e.plays, 0), COALESCE(e.last_started, 0), COALESCE(s.plays, 0), COALESCE(s.last_started, 0)
+FROM viewers_expected e FULL JOIN viewers_stored s USING (server_id, kind, key, user_id)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.last_started IS DISTINCT FROM s.last_started
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

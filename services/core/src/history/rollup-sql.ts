@@ -56,6 +56,100 @@ export function libraryHourlyRollupsFrom(source: string): string {
     FROM ${source} GROUP BY 1, 2, 3`;
 }
 
+/**
+ * What each card of the home page counts a play for (play_card_rollups, 0018): movies and tracks for their item,
+ * episodes for their series, every play for its user, its library, its client and its playback method. SQL over
+ * a playback_history row.
+ */
+export const CARD_KINDS = {
+  Movie: { key: 'item_id', filter: `item_type = 'Movie'` },
+  Series: { key: 'series_id', filter: `item_type = 'Episode' AND series_id IS NOT NULL` },
+  Audio: { key: 'item_id', filter: `item_type = 'Audio'` },
+  user: { key: 'user_id', filter: 'true' },
+  library: { key: 'library_id', filter: `library_id <> ''` },
+  client: { key: 'client', filter: `client <> ''` },
+  method: { key: 'play_method', filter: 'true' },
+} as const;
+export type CardKind = keyof typeof CARD_KINDS;
+
+/** Start of the UTC day and of the UTC month of a timestamptz column. */
+export const utcDay = (column: string) => `to_timestamp(floor(extract(epoch FROM ${column}) / 86400) * 86400)`;
+export const utcMonth = (column: string) => `(date_trunc('month', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+/** The bucket of the all-time span. */
+export const ALL_TIME_BUCKET = `'epoch'::timestamptz`;
+
+/**
+ * Rows (server_id, kind, span, key, bucket, plays, played_seconds) for play_card_rollups from history rows named
+ * `source` that carry a `weight` column (1 adds a row, -1 subtracts it), at the three spans: UTC day, UTC month,
+ * all time.
+ */
+export function cardRollupDelta(source: string): string {
+  const kinds = Object.entries(CARD_KINDS)
+    .map(
+      ([kind, { key, filter }]) =>
+        `SELECT server_id, started_at, played_seconds, weight, '${kind}' AS kind, ${key} AS key FROM ${source} AS s WHERE ${filter}`,
+    )
+    .join('\n      UNION ALL ');
+  // Days first, then months and all time from the day rows: one pass over the history, not one per span.
+  const nonZero = 'HAVING sum(plays) <> 0 OR sum(played_seconds) <> 0';
+  return `WITH days AS (
+      SELECT server_id, kind, key, ${utcDay('started_at')} AS bucket, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
+      FROM (
+        ${kinds}
+      ) AS counted GROUP BY 1, 2, 3, 4
+    )
+    SELECT server_id, kind, 'day' AS span, key, bucket, plays, played_seconds FROM days WHERE plays <> 0 OR played_seconds <> 0
+    UNION ALL
+    SELECT server_id, kind, 'month', key, ${utcMonth('bucket')}, sum(plays)::int, sum(played_seconds)::bigint FROM days GROUP BY 1, 2, 4, 5 ${nonZero}
+    UNION ALL
+    SELECT server_id, kind, 'all', key, ${ALL_TIME_BUCKET}, sum(plays)::int, sum(played_seconds)::bigint FROM days GROUP BY 1, 2, 4 ${nonZero}`;
+}
+
+/** The kinds of card that rank by distinct viewers (most popular): every kind but users. */
+const VIEWED_KINDS = ['Movie', 'Series', 'Audio'] as const;
+
+/** (server_id, kind, key, user_id, started_at, weight) for each row of `source` a most-popular card counts. */
+function viewerTargets(source: string): string {
+  return VIEWED_KINDS.map(
+    (kind) =>
+      `SELECT server_id, '${kind}' AS kind, ${CARD_KINDS[kind].key} AS key, user_id, started_at, weight FROM ${source} AS s WHERE ${CARD_KINDS[kind].filter}`,
+  ).join('\n      UNION ALL ');
+}
+
+/**
+ * Rows (server_id, kind, key, user_id, plays, last_started_at) for play_card_viewers (0018) from history rows
+ * `source` with a `weight` column: one per movie, series or track and user. A user viewed a key in a window
+ * that runs to now exactly when their last play of it started in the window, so the distinct viewers of any
+ * such window are the rows whose last_started_at is in it.
+ */
+export function cardViewersDelta(source: string): string {
+  return `SELECT server_id, kind, key, user_id, sum(weight)::int AS plays, max(started_at) AS last_started_at FROM (
+      ${viewerTargets(source)}
+    ) AS viewed GROUP BY 1, 2, 3, 4`;
+}
+
+/**
+ * After history rows `source` (with a `weight` column) were deleted or changed: subtracts their plays from
+ * play_card_viewers and takes each pair's last play again from the history (the deleted one may have been it);
+ * pairs left without plays are removed.
+ */
+export function cardViewersRecount(source: string): string {
+  const recount = VIEWED_KINDS.map(
+    (kind) => `
+    UPDATE play_card_viewers v SET last_started_at = (
+      SELECT max(h.started_at) FROM playback_history h
+      WHERE h.server_id = v.server_id AND h.${CARD_KINDS[kind].key} = v.key AND h.user_id = v.user_id AND h.${CARD_KINDS[kind].filter.replaceAll(' AND ', ' AND h.')})
+    FROM (SELECT DISTINCT server_id, kind, key, user_id FROM (${viewerTargets(source)}) AS t) AS c
+    WHERE v.kind = '${kind}' AND (v.server_id, v.kind, v.key, v.user_id) = (c.server_id, c.kind, c.key, c.user_id);`,
+  ).join('');
+  return `
+    UPDATE play_card_viewers v SET plays = v.plays - d.plays
+    FROM (${cardViewersDelta(source)}) AS d
+    WHERE (v.server_id, v.kind, v.key, v.user_id) = (d.server_id, d.kind, d.key, d.user_id);
+    ${recount}
+    DELETE FROM play_card_viewers WHERE plays <= 0 OR last_started_at IS NULL;`;
+}
+
 /** Used by the 0004 migration: rollups and totals of the history already there. */
 export const ROLLUP_BACKFILL_SQL = `
 INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)
@@ -67,7 +161,8 @@ ${totalsDelta('playback_history')};
 /**
  * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
- * library quarter hours and hours for the charts: 0013).
+ * library quarter hours and hours for the charts: 0013), and the cards' rollups and viewers that
+ * triggers on playback_history keep (0018).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -75,15 +170,22 @@ export const ROLLUP_TABLES = [
   'play_rollups_daily',
   'play_rollups_by_library',
   'play_rollups_by_library_hourly',
+  'play_card_rollups',
+  'play_card_viewers',
 ] as const;
 
 /**
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
- * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels) and play_totals.
+ * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
+ * play_card_rollups and play_card_viewers.
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
-${ROLLUP_BACKFILL_SQL}`;
+${ROLLUP_BACKFILL_SQL}
+INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played_seconds)
+${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
+INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
+${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};`;
 
 /**
  * The text the history search matches (user, title, client, device, address). The trigram index of the 0004

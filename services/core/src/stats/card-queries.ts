@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
-import { windowedRollup } from './window-sql.js';
+import { cardWindowSql, topOfWindow } from './card-windows.js';
+import { CARD_KINDS } from '../history/rollup-sql.js';
 
 /** Stat cards of the home page (SPEC.md §2 Home): top 5 over a window of days in a time zone. */
 export const CARD_SIZE = 5;
@@ -9,11 +10,7 @@ export type CardType = 'Movie' | 'Series' | 'Audio';
 const START = daysWindowStart('$2', '$3');
 
 /** What a card groups on: episodes count for their series, movies and tracks for themselves. */
-const CARD_TARGET: Record<CardType, { key: string; filter: string }> = {
-  Movie: { key: 'item_id', filter: `item_type = 'Movie'` },
-  Series: { key: 'series_id', filter: `item_type = 'Episode' AND series_id IS NOT NULL` },
-  Audio: { key: 'item_id', filter: `item_type = 'Audio'` },
-};
+const CARD_TARGET: Record<CardType, { key: string; filter: string }> = CARD_KINDS;
 
 export interface CardRow {
   Id: string;
@@ -26,53 +23,75 @@ export interface CardRow {
 }
 
 /**
- * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Reads only the covering
- * index of the window; names and images of the five winners come from items, or from their latest play when
- * the item is not (or no longer) in the library.
+ * Windows of at most this many days are read from the history directly (a few thousand plays a day); longer
+ * ones from the cards' rollups (see card-windows.ts), where the walk from the all-time leaders ends early.
+ */
+const SHORT_WINDOW_DAYS = 7;
+
+interface RankedItem {
+  id: string;
+  plays: number;
+  viewers: number;
+  played_seconds: number;
+}
+
+/**
+ * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Names and images of the
+ * winners come from items, or from their latest play when the item is not (or no longer) in the library.
  * Ties: plays (or viewers, then plays), then watched seconds, then name.
  */
 export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
-  const target = CARD_TARGET[type];
+  const walked = days > SHORT_WINDOW_DAYS ? await topOfWindow(db, serverId, tz, days, type, by, CARD_SIZE) : undefined;
+  const ranked = walked
+    ? walked.map(({ key, ...counts }) => ({ id: key, ...counts }))
+    : await rankedFromHistory(db, serverId, tz, days, type, by);
   const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
-  const rows = await db.query<{
-    id: string;
-    plays: number;
-    viewers: number;
-    played_seconds: number;
-    name: string | null;
-    image_hash: string | null;
-    archived: boolean | null;
-  }>(
+  const rows = await db.query<RankedItem & { name: string | null; image_hash: string | null; archived: boolean | null }>(
     `WITH ranked AS (
-       SELECT ${target.key} AS id, count(*)::int AS plays, count(DISTINCT user_id)::int AS viewers, sum(played_seconds)::bigint AS played_seconds
-       FROM playback_history
-       WHERE server_id = $1 AND started_at >= ${START} AND ${target.filter}
-       GROUP BY 1
+       SELECT * FROM json_to_recordset($2::json) AS r(id text, plays int, viewers int, played_seconds bigint)
      ), top AS (
        SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
        LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
-       ORDER BY ${order}, i.name NULLS LAST, ranked.id LIMIT ${CARD_SIZE * 4}
      )
      SELECT top.*, COALESCE(top.name, last.name) AS name FROM top
      LEFT JOIN LATERAL (
        SELECT ${type === 'Series' ? 'series_name' : 'item_name'} AS name FROM playback_history
-       WHERE server_id = $1 AND ${target.key} = top.id ORDER BY started_at DESC LIMIT 1
+       WHERE server_id = $1 AND ${CARD_TARGET[type].key} = top.id ORDER BY started_at DESC LIMIT 1
      ) AS last ON top.name IS NULL
-     ORDER BY ${order}, COALESCE(top.name, last.name), top.id`,
-    [serverId, tz, days],
+     ORDER BY ${order}, COALESCE(top.name, last.name), top.id LIMIT ${CARD_SIZE}`,
+    [serverId, JSON.stringify(ranked)],
   );
-  return rows.slice(0, CARD_SIZE).map((row) => ({
+  return rows.map((row) => ({
     Id: row.id,
     Name: row.name ?? row.id,
     Plays: row.plays,
     ...(by === 'viewers' ? { unique_viewers: row.viewers } : {}),
-    total_playback_duration: row.played_seconds,
+    total_playback_duration: Number(row.played_seconds),
     PrimaryImageHash: row.image_hash,
     archived: row.archived ?? false,
   }));
 }
 
-/** Most viewed libraries: plays per library from the quarter-hour rollups. */
+/** The leading items of a window counted from the history's covering index (short windows, distinct viewers). */
+async function rankedFromHistory(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
+  const target = CARD_TARGET[type];
+  const order = by === 'viewers' ? 'viewers DESC, plays DESC, played_seconds DESC' : 'plays DESC, played_seconds DESC';
+  // Names break ties, so every item tied with the fifth on the counts is kept for the naming query.
+  const rows = await db.query<RankedItem>(
+    `WITH ranked AS (
+       SELECT ${target.key} AS id, count(*)::int AS plays, count(DISTINCT user_id)::int AS viewers, sum(played_seconds)::bigint AS played_seconds
+       FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${START} AND ${target.filter}
+       GROUP BY 1
+     ), fifth AS (SELECT * FROM ranked ORDER BY ${order} OFFSET ${CARD_SIZE - 1} LIMIT 1)
+     SELECT ranked.* FROM ranked LEFT JOIN fifth ON true
+     WHERE fifth.id IS NULL OR (${by === 'viewers' ? 'ranked.viewers, ranked.plays, ranked.played_seconds) >= (fifth.viewers, fifth.plays, fifth.played_seconds)' : 'ranked.plays, ranked.played_seconds) >= (fifth.plays, fifth.played_seconds)'}`,
+    [serverId, tz, days],
+  );
+  return rows;
+}
+
+/** Most viewed libraries: plays per library from the cards' rollups. */
 export async function topLibraries(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{
     key: string;
@@ -84,7 +103,7 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
     archived: boolean | null;
   }>(
     `SELECT w.*, l.name, l.collection_type, l.primary_image_hash AS image_hash, l.archived
-     FROM (${windowedRollup({ start: START, rollupKey: 'library_id', historyKey: `COALESCE(library_id, '')`, rollupFilter: `library_id <> ''`, historyFilter: 'library_id IS NOT NULL' })}) AS w
+     FROM (${cardWindowSql('library')}) AS w
      LEFT JOIN libraries l ON l.server_id = $1 AND l.id = w.key
      ORDER BY w.plays DESC, w.played_seconds DESC, l.name, w.key LIMIT ${CARD_SIZE}`,
     [serverId, tz, days],
@@ -106,20 +125,19 @@ export async function topLibraries(db: Database, serverId: string, tz: string, d
  */
 export async function topClients(db: Database, serverId: string, tz: string, days: number, limit: number | null = CARD_SIZE) {
   const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
-    `${windowedRollup({ start: START, rollupKey: 'client', historyKey: `COALESCE(client, '')`, rollupFilter: `client <> ''`, historyFilter: 'client IS NOT NULL' })}
+    `${cardWindowSql('client')}
      ORDER BY plays DESC, played_seconds DESC, key${limit === null ? '' : ` LIMIT ${limit}`}`,
     [serverId, tz, days],
   );
   return rows.map((row) => ({ Client: row.key, Plays: row.plays, total_playback_duration: row.played_seconds }));
 }
 
-/** Most active users: plays per user over the covering index. */
+/** Most active users: plays per user from the cards' rollups (a few thousand rows for any window). */
 export async function topUsers(db: Database, serverId: string, tz: string, days: number) {
   const rows = await db.query<{ user_id: string; plays: number; played_seconds: number; name: string | null; image_tag: string | null }>(
     `WITH ranked AS (
-       SELECT user_id, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM playback_history
-       WHERE server_id = $1 AND started_at >= ${START} GROUP BY user_id
-       ORDER BY plays DESC, played_seconds DESC, user_id LIMIT ${CARD_SIZE * 4}
+       SELECT key AS user_id, plays, played_seconds FROM (${cardWindowSql('user')}) AS w
+       ORDER BY plays DESC, played_seconds DESC, key LIMIT ${CARD_SIZE * 4}
      )
      SELECT ranked.*, COALESCE(u.name, last.user_name) AS name, u.primary_image_tag AS image_tag FROM ranked
      LEFT JOIN media_users u ON u.server_id = $1 AND u.id = ranked.user_id
@@ -146,10 +164,7 @@ export const PLAY_METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const
  * (a check constraint), fewer than CARD_SIZE, so every server's answer is complete and "All servers" sums exactly.
  */
 export async function playMethodCounts(db: Database, serverId: string, tz: string, days: number) {
-  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
-    `${windowedRollup({ start: START, rollupKey: 'play_method', historyKey: 'play_method' })}`,
-    [serverId, tz, days],
-  );
+  const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(cardWindowSql('method'), [serverId, tz, days]);
   const counts = new Map<string, { Count: number; total_playback_duration: number }>();
   for (const row of rows) {
     const name = row.key;

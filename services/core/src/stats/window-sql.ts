@@ -41,11 +41,12 @@ function dayCeil(moment: string): string {
 
 /**
  * Plays and seconds per (local time bucket, library) over a window, for the charts, exact in any zone: whole
- * UTC hours from play_rollups_by_library_hourly where the zone's offset is a whole number of hours that does not
- * change within the hour (so the hour maps onto one local hour, day and weekday), the quarter hours of
- * play_rollups_by_library for the hours where it is not (+05:30, +05:45, a change of offset) and before the first
- * whole hour, and playback_history before the first whole quarter hour. A 365-day chart in a whole-hour zone
- * reads about 9,000 hour rows per library instead of every quarter hour × library × client × method.
+ * UTC hours from play_rollups_by_library_hourly where the zone's offset does not change within the hour and the
+ * hour's first and last quarter fall in the same bucket (so all of it does: every hour for the day and weekday
+ * charts, +05:30 and +05:45 included, except the one holding local midnight; every hour of a whole-hour zone for
+ * the hour chart), the quarter hours of play_rollups_by_library for the other hours and before the first whole
+ * hour, and playback_history before the first whole quarter hour. A 365-day chart reads about 9,000 hour rows per
+ * library instead of every quarter hour × library × client × method.
  *
  * `localKey` maps a local timestamp (without zone) to the bucket's key; `tz` is the zone's placeholder.
  * `$1` is the server id. Rows: key = bucket key || `separator` || library id.
@@ -58,7 +59,7 @@ export function chartRollup(options: { start: string; tz: string; separator: str
   return `WITH bounds AS MATERIALIZED (
       SELECT start, quarters, ${hourCeil('quarters')} AS hours FROM (SELECT start, ${quarterCeil('start')} AS quarters FROM (SELECT ${start} AS start) AS s) AS q
     ), hours AS MATERIALIZED (
-      SELECT h, ${localKey('local')} AS key, extract(minute FROM local) = 0
+      SELECT h, ${localKey('local')} AS key, ${localKey(`(local + interval '45 minutes')`)} = ${localKey('local')}
           AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes' AS whole
       FROM bounds, generate_series(
           GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,

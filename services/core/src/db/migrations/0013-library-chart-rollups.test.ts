@@ -51,6 +51,8 @@ describe('migration 0013: library rollups for the charts', () => {
       play('d', '2026-05-01T11:00:00Z', 'shows', 'Web', 800),
     ]);
     await libraryChartRollups.up(context());
+    // The invariant check covers the latest schema's levels.
+    for (const migration of migrations.slice(migrations.indexOf(libraryChartRollups) + 1)) await migration.up(context());
     expect(await findRollupDifferences(db)).toEqual([]);
     const hourly = await db.query<{ bucket: string; library_id: string; plays: number; played_seconds: number }>(
       `SELECT to_char(bucket AT TIME ZONE 'UTC', 'HH24:MI') AS bucket, library_id, plays, played_seconds::int AS played_seconds

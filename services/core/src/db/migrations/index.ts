@@ -13,6 +13,7 @@ import { managedMediaServers } from './0011-managed-media-servers.js';
 import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
 import { signInAccounts } from './0014-sign-in-accounts.js';
+import { cardRollups } from './0018-card-rollups.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   webhookDeliveryWakeup,
   libraryChartRollups,
   signInAccounts,
+  cardRollups,
 ];

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../database.js';
+import { deletePlays } from '../../history/delete-plays.js';
+import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
+import { findRollupDifferences } from '../../history/rollup-invariant.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { cardRollups } from './0018-card-rollups.js';
+import { migrations } from './index.js';
+
+describe('migration 0018: rollups for the cards', () => {
+  let database: TestDatabase;
+  let db: Database;
+  const serverId = randomUUID();
+  const context = () => ({
+    queryInterface: db.sequelize.getQueryInterface(),
+    sql: async (text: string) => void (await db.sequelize.query(text)),
+  });
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url, testLogger);
+    for (const migration of migrations.slice(0, migrations.indexOf(cardRollups))) await migration.up(context());
+    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
+      serverId,
+    ]);
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const play = (key: string, startedAt: string, itemType: string, seconds: number): PlayToRecord => ({
+    serverId,
+    playKey: key,
+    source: 'monitor',
+    userId: 'u1',
+    userName: 'Alice',
+    itemId: `i-${key}`,
+    itemName: 'Item',
+    itemType,
+    seriesId: itemType === 'Episode' ? 'show' : null,
+    playMethod: 'DirectPlay',
+    startedAt: new Date(startedAt),
+    playedSeconds: seconds,
+  });
+
+  it('backfills days, months and all time from the history, and later writes and deletes keep them exact', async () => {
+    await recordPlays(db, [
+      play('a', '2026-04-30T23:59:00Z', 'Movie', 100),
+      play('b', '2026-05-01T00:01:00Z', 'Episode', 200),
+      play('c', '2026-05-02T10:00:00Z', 'Episode', 400),
+      play('d', '2026-05-02T11:00:00Z', 'Audio', 800),
+    ]);
+    await cardRollups.up(context());
+    expect(await findRollupDifferences(db)).toEqual([]);
+    const rows = await db.query<{ row: string }>(
+      `SELECT concat_ws(' ', kind, span, to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD'), key, plays, played_seconds) AS row
+       FROM play_card_rollups WHERE kind IN ('Series', 'user') ORDER BY kind, span, bucket, key`,
+    );
+    expect(rows.map((r) => r.row)).toEqual([
+      'Series all 1970-01-01 show 2 600',
+      'Series day 2026-05-01 show 1 200',
+      'Series day 2026-05-02 show 1 400',
+      'Series month 2026-05-01 show 2 600',
+      'user all 1970-01-01 u1 4 1500',
+      'user day 2026-04-30 u1 1 100',
+      'user day 2026-05-01 u1 1 200',
+      'user day 2026-05-02 u1 2 1200',
+      'user month 2026-04-01 u1 1 100',
+      'user month 2026-05-01 u1 3 1400',
+    ]);
+    await recordPlays(db, [play('e', '2026-05-03T10:00:00Z', 'Episode', 1600)]);
+    expect(await deletePlays(db, serverId, `h.play_key = 'a'`, [])).toBe(1);
+    expect(await findRollupDifferences(db)).toEqual([]);
+  });
+});

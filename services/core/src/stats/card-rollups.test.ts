@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.js';
+import { deletePlays } from '../history/delete-plays.js';
+import { recordPlays, writeHistory, type PlayToRecord } from '../history/record-plays.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
+import { CARD_KINDS } from '../history/rollup-sql.js';
+import { seededRandom } from '../test-support/seeded-random.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
+import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
+import { topOfWindow } from './card-windows.js';
+import { daysWindowStart } from './time-window.js';
+
+/**
+ * The cards read play_card_rollups (months, days, all time) plus the history before the window's first UTC
+ * midnight. Each answer is compared with the same ranking counted straight from playback_history, for windows
+ * that start inside a month, on month edges and before any play, in zones west and east of UTC (+05:30 too).
+ */
+describe('cards from the card rollups', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const rand = seededRandom(20);
+  const DAY = 86_400_000;
+  const zones = ['UTC', 'Asia/Kolkata', 'America/New_York'];
+  const windows = [1, 6, 7, 8, 30, 45, 365, 9999];
+
+  const play = (n: number): PlayToRecord => {
+    const kind = n % 3;
+    // A few popular items, a long tail, and equal counts often enough that ties are broken by seconds and names.
+    const item = Math.floor(40 * rand() ** 2);
+    const series = kind === 1 ? `s${item % 7}` : null;
+    const startedAt = new Date(Date.now() - Math.floor(rand() ** 1.5 * 420 * DAY) - 60_000);
+    const playedSeconds = 60 * (1 + Math.floor(4 * rand()));
+    return {
+      serverId,
+      playKey: `p${n}`,
+      source: 'monitor',
+      userId: `u${Math.floor(9 * rand())}`,
+      userName: 'someone',
+      itemId: `${['m', 'e', 'a'][kind]}${item}`,
+      itemName: `Item ${item}`,
+      itemType: ['Movie', 'Episode', 'Audio'][kind],
+      seriesId: series,
+      seriesName: series && `Series ${series}`,
+      libraryId: rand() < 0.1 ? null : `lib${Math.floor(6 * rand() ** 2)}`,
+      client: rand() < 0.1 ? null : `client${Math.floor(7 * rand() ** 2)}`,
+      playMethod: (['DirectPlay', 'DirectStream', 'Transcode'] as const)[Math.floor(3 * rand() ** 2)]!,
+      startedAt,
+      endedAt: new Date(startedAt.getTime() + playedSeconds * 1000),
+      playedSeconds,
+    };
+  };
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const plays = Array.from({ length: 1500 }, (_, n) => play(n));
+    // Plays right at and around the UTC midnights and month edges the windows cut at.
+    const now = new Date();
+    for (const [k, at] of [
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1000,
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 7),
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1),
+    ].entries()) {
+      if (at < Date.now()) plays.push({ ...play(5000 + k), startedAt: new Date(at), endedAt: new Date(at + 1000) });
+    }
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  /** The ranking counted from the history alone (names as the plays carry them: none of the items is in the library). */
+  const expectedItems = async (tz: string, days: number, type: CardType, by: 'plays' | 'viewers' = 'plays') => {
+    const { key, filter } = CARD_KINDS[type];
+    const rows = await db.query<{ id: string; plays: number; viewers: number; seconds: string; name: string }>(
+      `SELECT ${key} AS id, count(*)::int AS plays, count(DISTINCT user_id)::int AS viewers, sum(played_seconds) AS seconds,
+         (array_agg(${type === 'Series' ? 'series_name' : 'item_name'} ORDER BY started_at DESC))[1] AS name
+       FROM playback_history WHERE server_id = $1 AND started_at >= ${daysWindowStart('$2', '$3')} AND ${filter} GROUP BY 1
+       ORDER BY ${by === 'viewers' ? '3 DESC, ' : ''}2 DESC, 4 DESC, 5, 1 LIMIT 5`,
+      [serverId, tz, days],
+    );
+    return rows.map((row) => ({
+      Id: row.id,
+      Plays: row.plays,
+      ...(by === 'viewers' ? { unique_viewers: row.viewers } : {}),
+      total_playback_duration: Number(row.seconds),
+    }));
+  };
+
+  /** Plays per key of a card counted from the history, as [key, plays, seconds] in the card's order. */
+  const expectedCounts = async (tz: string, days: number, key: string) => {
+    const rows = await db.query<{ key: string; plays: number; seconds: string }>(
+      `SELECT ${key} AS key, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${daysWindowStart('$2', '$3')} AND ${key} <> '' GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1`,
+      [serverId, tz, days],
+    );
+    return rows.map((row) => [row.key, row.plays, Number(row.seconds)]);
+  };
+
+  const expectedUsers = async (tz: string, days: number) => {
+    const rows = await db.query<{ id: string; plays: number; seconds: string }>(
+      `SELECT user_id AS id, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+       WHERE server_id = $1 AND started_at >= ${daysWindowStart('$2', '$3')} GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1 LIMIT 5`,
+      [serverId, tz, days],
+    );
+    return rows.map((row) => ({ UserId: row.id, Plays: row.plays, total_playback_duration: Number(row.seconds) }));
+  };
+
+  const compareAll = async () => {
+    for (const tz of zones) {
+      for (const days of windows) {
+        for (const type of ['Movie', 'Series', 'Audio'] as const) {
+          for (const by of ['plays', 'viewers'] as const) {
+            const cards = await topItems(db, serverId, tz, days, type, by);
+            const expected = await expectedItems(tz, days, type, by);
+            expect(expected.length, `${tz} ${days} ${type}`).toBeGreaterThan(0);
+            expect(
+              cards.map(({ Id, Plays, unique_viewers, total_playback_duration }) => ({
+                Id,
+                Plays,
+                ...(by === 'viewers' ? { unique_viewers } : {}),
+                total_playback_duration,
+              })),
+              `${tz} ${days} days ${type} by ${by}`,
+            ).toEqual(expected);
+          }
+        }
+        const libraries = await topLibraries(db, serverId, tz, days);
+        expect(libraries.map((l) => [l.Id, l.Plays, l.total_playback_duration])).toEqual(
+          (await expectedCounts(tz, days, 'library_id')).slice(0, 5),
+        );
+        const clients = await topClients(db, serverId, tz, days);
+        expect(clients.map((c) => [c.Client, c.Plays, c.total_playback_duration])).toEqual(
+          (await expectedCounts(tz, days, 'client')).slice(0, 5),
+        );
+        const methods = await playMethodCounts(db, serverId, tz, days);
+        expect(methods.map((m) => [m.Name, m.Count, m.total_playback_duration])).toEqual(await expectedCounts(tz, days, 'play_method'));
+        const users = await topUsers(db, serverId, tz, days);
+        expect(
+          users.map((user) => ({ UserId: user.UserId, Plays: user.Plays, total_playback_duration: user.total_playback_duration })),
+          `${tz} ${days} days users`,
+        ).toEqual(await expectedUsers(tz, days));
+      }
+    }
+  };
+
+  it('ranks movies, series, tracks and users exactly for every window and zone', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    await compareAll();
+  });
+
+  it('walks from the all-time leaders in small batches to the same answer', async () => {
+    for (const days of [8, 30, 365]) {
+      for (const by of ['plays', 'viewers'] as const) {
+        const walked = await topOfWindow(db, serverId, 'Asia/Kolkata', days, 'Movie', by, 5, 2);
+        const expected = await expectedItems('Asia/Kolkata', days, 'Movie', by);
+        // The walk keeps every key tied with the fifth (names break those ties), so it holds at least the five expected.
+        expect(walked!.length).toBeGreaterThanOrEqual(5);
+        for (const card of expected) expect(walked!.map((row) => row.key)).toContain(card.Id);
+      }
+    }
+  });
+
+  it('stays exact when plays are extended and deleted', async () => {
+    // Extend a play of the current month (the same key ending later) and delete some plays across the spans.
+    const [recent] = await db.query<{ play_key: string }>(
+      `SELECT play_key FROM playback_history WHERE server_id = $1 ORDER BY started_at DESC LIMIT 1`,
+      [serverId],
+    );
+    const n = Number(recent!.play_key.slice(1));
+    const original = await db.query<{ started_at: Date; user_id: string; item_id: string; played_seconds: number }>(
+      `SELECT started_at, user_id, item_id, played_seconds FROM playback_history WHERE server_id = $1 AND play_key = $2`,
+      [serverId, recent!.play_key],
+    );
+    const again = { ...play(n), playKey: recent!.play_key, itemId: original[0]!.item_id, userId: original[0]!.user_id };
+    const extended = {
+      ...again,
+      startedAt: new Date(original[0]!.started_at),
+      playedSeconds: original[0]!.played_seconds + 6000,
+      endedAt: new Date(Date.now() + DAY),
+    };
+    const written = await writeHistory(db, [extended]);
+    expect(written.inserted.length + written.extended.length).toBe(1);
+    expect(await deletePlays(db, serverId, `h.id % 7 = 0`, [])).toBeGreaterThan(100);
+    expect(await findRollupDifferences(db)).toEqual([]);
+    await compareAll();
+  });
+});

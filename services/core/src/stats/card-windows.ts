@@ -1,0 +1,137 @@
+import type { Database } from '../db/database.js';
+import { ALL_TIME_BUCKET, CARD_KINDS, type CardKind } from '../history/rollup-sql.js';
+import { daysWindowStart } from './time-window.js';
+
+/**
+ * Plays and seconds per key of a card (play_card_rollups, migration 0018) over a days window, exact at any
+ * window start: whole UTC months from the month span, the whole UTC days before the first whole month from the
+ * day span, and the plays before the first UTC midnight (the window starts at a local midnight) from
+ * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key.
+ *
+ * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder).
+ */
+export function cardWindowSql(kind: CardKind, keysParam?: string): string {
+  const { key, filter } = CARD_KINDS[kind];
+  const rollupKeys = keysParam ? `AND key = ANY(${keysParam})` : '';
+  const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
+  return `WITH bounds AS MATERIALIZED (
+      SELECT start, days, (date_trunc('month', days AT TIME ZONE 'UTC') + CASE WHEN days = date_trunc('month', days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+          THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC' AS months
+      FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
+            FROM (SELECT ${daysWindowStart('$2', '$3')} AS start) AS s) AS d
+    )
+    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      SELECT key, plays, played_seconds FROM play_card_rollups
+        WHERE server_id = $1 AND kind = '${kind}' AND span = 'month' AND bucket >= (SELECT months FROM bounds) ${rollupKeys}
+      UNION ALL
+      SELECT key, plays, played_seconds FROM play_card_rollups
+        WHERE server_id = $1 AND kind = '${kind}' AND span = 'day' AND bucket >= (SELECT days FROM bounds) AND bucket < (SELECT months FROM bounds) ${rollupKeys}
+      UNION ALL
+      SELECT ${key}, 1, played_seconds FROM playback_history
+        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT days FROM bounds) AND ${filter} ${historyKeys}
+    ) AS parts GROUP BY key HAVING sum(plays) > 0`;
+}
+
+export interface WindowCount {
+  key: string;
+  plays: number;
+  viewers: number;
+  played_seconds: number;
+}
+
+export type RankBy = 'plays' | 'viewers';
+
+/** The cards' order before names break ties: plays (or distinct viewers, then plays), then seconds. */
+const ranking = (by: RankBy) => (a: WindowCount, b: WindowCount) =>
+  (by === 'viewers' ? b.viewers - a.viewers : 0) || b.plays - a.plays || b.played_seconds - a.played_seconds;
+
+/** How deep the walk below reads each list at most before it gives up (the caller then counts every key). */
+const MAX_DEPTH = 5_000;
+/** Windows touching more UTC months than this are bounded by the all-time list instead of one list per month. */
+const MAX_MONTH_LISTS = 13;
+
+/**
+ * The keys of an item card that can be in its top `size` over a days window, with their counts: every key
+ * whose rank is at least the size-th best's, so ties are left for the caller to break by name. Undefined when
+ * the walk would be long: the caller counts every key instead.
+ *
+ * A threshold walk (Fagin's threshold algorithm) over lists of keys by plays, read from the month span of
+ * play_card_rollups (one list per UTC month the window touches; its month row holds every play of the window in
+ * that month) or, for long windows, from the all-time span. At each depth the window counts of the keys met so
+ * far are exact (cardWindowSql), and no key not met yet plays more in the window than the sum of the lists'
+ * values at that depth (a list read to its end adds nothing); no key has more distinct viewers than plays. The
+ * walk stops once the size-th best window count (plays or viewers) is above that sum. Exact.
+ */
+export async function topOfWindow(
+  db: Database,
+  serverId: string,
+  tz: string,
+  days: number,
+  kind: 'Movie' | 'Series' | 'Audio',
+  by: RankBy,
+  size: number,
+  firstDepth = 25,
+): Promise<WindowCount[] | undefined> {
+  const order = ranking(by);
+  const seen = new Map<string, WindowCount>();
+  const [{ lists }] = (await db.query<{ lists: string[] }>(
+    `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists FROM generate_series(
+       date_trunc('month', ${daysWindowStart('$1', '$2')} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m`,
+    [tz, days],
+  )) as [{ lists: string[] }];
+  const span = lists[0] === 'all' ? 'all' : 'month';
+  for (let depth = firstDepth; ; depth = Math.min(depth * 4, MAX_DEPTH)) {
+    // The first `depth` keys of each list; a list's last value bounds every key below it in that list.
+    const heads = await db.query<{ list: string; key: string; plays: number }>(
+      `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
+       CROSS JOIN LATERAL (
+         SELECT key, plays FROM play_card_rollups
+         WHERE server_id = $1 AND kind = $2 AND span = '${span}'
+           AND bucket = ${span === 'all' ? ALL_TIME_BUCKET : `(m.list::timestamp AT TIME ZONE 'UTC')`}
+         ORDER BY plays DESC, key LIMIT ${depth}
+       ) AS l`,
+      [serverId, kind, span === 'all' ? ['all'] : lists],
+    );
+    let threshold = 0;
+    const perList = new Map<string, { count: number; last: number }>();
+    for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: head.plays });
+    for (const list of perList.values()) if (list.count === depth) threshold += list.last;
+    const keys = [...new Set(heads.map((head) => head.key))].filter((key) => !seen.has(key));
+    if (keys.length > 0) {
+      const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
+        by === 'viewers'
+          ? `SELECT w.*, v.viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w
+             JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
+                   WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${daysWindowStart('$2', '$3')}
+                   GROUP BY key) AS v USING (key)`
+          : cardWindowSql(kind, '$4::text[]'),
+        [serverId, tz, days, keys],
+      );
+      for (const key of keys) seen.set(key, { key, plays: 0, viewers: 0, played_seconds: 0 });
+      for (const row of counts) {
+        seen.set(row.key, {
+          key: row.key,
+          plays: Number(row.plays),
+          viewers: Number(row.viewers ?? 0),
+          played_seconds: Number(row.played_seconds),
+        });
+      }
+    }
+    const sizeth = [...seen.values()].filter((row) => row.plays > 0).sort(order)[size - 1];
+    if (threshold === 0 || (sizeth && (by === 'viewers' ? sizeth.viewers : sizeth.plays) > threshold)) break;
+    if (depth >= MAX_DEPTH) return undefined;
+  }
+  return atLeastSizeth(
+    [...seen.values()].filter((row) => row.plays > 0),
+    size,
+    by,
+  );
+}
+
+/** Rows ranked as a card ranks them, cut after the size-th best but keeping every row tied with it. */
+export function atLeastSizeth(rows: WindowCount[], size: number, by: RankBy): WindowCount[] {
+  const order = ranking(by);
+  const sorted = [...rows].sort(order);
+  const cut = sorted[size - 1];
+  return cut ? sorted.filter((row) => order(row, cut) <= 0) : sorted;
+}
