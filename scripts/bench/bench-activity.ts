@@ -21,7 +21,7 @@ import { clientPasswordDigest } from '../../services/core/src/auth/password-hash
 import type { PlayRecord } from '@reelstat/jellyfin-sim';
 import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
 import { call as kitCall, waitFor } from '../../services/core/src/test-support/test-kit.js';
-import { cpuSeconds, freePort, memoryMb, metricValue } from './process-stats.js';
+import { cpuSeconds, freePort, memoryMb, metricValue, reapedChildrenCpuSeconds } from './process-stats.js';
 import { lostReasons, unmatchedReasons, type BenchRow } from './unmatched-reasons.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -70,7 +70,8 @@ function tree(pid: number): number[] {
   for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]!) ?? []));
   return out;
 }
-const treeCpu = (pid: number) => tree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
+/** CPU of a process and its descendants, those that have exited included (PostgreSQL's backends come and go). */
+const treeCpu = (pid: number) => reapedChildrenCpuSeconds(pid) + tree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
