@@ -56,15 +56,16 @@ describe('PlayClassifier on items sync has not seen', () => {
       },
     }) as MediaServerClient;
 
-    // Twelve episodes of two series, each played by its own session.
+    // Twelve episodes of two series and two movies, each played by its own session.
     const episodes = sim.control.itemIds('Episode').map((id) => sim.control.item(id)!);
     const series = [...new Set(episodes.map((e) => e.seriesId))].slice(0, 2);
     const chosen = series.flatMap((s) => episodes.filter((e) => e.seriesId === s).slice(0, 6));
     expect(chosen).toHaveLength(12);
+    const movies = sim.control.itemIds('Movie').slice(0, 2);
     const userId = sim.control.users().find((u) => !u.isDisabled && u.enableAllFolders)!.id;
-    for (const [i, episode] of chosen.entries()) sim.control.startPlay({ userId, itemId: episode.id, deviceId: `classify-${i}` });
+    for (const [i, itemId] of [...chosen.map((e) => e.id), ...movies].entries()) sim.control.startPlay({ userId, itemId, deviceId: `classify-${i}` });
     const samples = sampleSessions(await client.getSessions(), 'jellyfin', sim.control.clock.now());
-    expect(samples).toHaveLength(12);
+    expect(samples).toHaveLength(14);
 
     const classified = await new PlayClassifier(db, serverId, counting, testLogger).classify(samples);
 
@@ -72,9 +73,10 @@ describe('PlayClassifier on items sync has not seen', () => {
       const episode = sim.control.item(sample.itemId)!;
       expect(classified.get(newPlayKeyOf(sample))).toEqual({ libraryId: episode.libraryId, excluded: null });
     }
-    // Each episode, and each season and series once (the walk stops at the library).
+    // Each movie, and each season and series once (an episode's walk starts at the season its session names;
+    // every walk stops at the library).
     const parents = new Set(chosen.flatMap((e) => [e.seasonId, e.seriesId]));
-    expect(asked.length).toBe(chosen.length + parents.size);
+    expect(asked.length).toBe(movies.length + parents.size);
     expect(new Set(asked).size).toBe(asked.length);
     expect(mostInFlight).toBeGreaterThan(1);
   });

@@ -51,9 +51,14 @@ export class PlayClassifier {
       [this.serverId, JSON.stringify(samples.map((s) => ({ item_id: s.itemId, user_id: s.userId })))],
     );
     const byPair = new Map(rows.map((row) => [`${row.user_id}\u0000${row.item_id}`, row]));
-    const unknownItems = new Set<string>();
-    for (const sample of samples) if (!byPair.get(`${sample.userId}\u0000${sample.itemId}`)?.library_id) unknownItems.add(sample.itemId);
-    const fallback = await this.librariesFromServer([...unknownItems]);
+    // Where each unknown item's walk up the parents starts: an episode's session names its season (else its
+    // series), whose parents are the episode's, so the episode itself need not be asked for.
+    const unknownItems = new Map<string, string>();
+    for (const sample of samples) {
+      if (byPair.get(`${sample.userId}\u0000${sample.itemId}`)?.library_id) continue;
+      unknownItems.set(sample.itemId, sample.snapshot.seasonId ?? sample.snapshot.seriesId ?? sample.itemId);
+    }
+    const fallback = await this.librariesFromServer(unknownItems);
 
     for (const sample of samples) {
       const row = byPair.get(`${sample.userId}\u0000${sample.itemId}`);
@@ -69,13 +74,17 @@ export class PlayClassifier {
     return result;
   }
 
-  private async librariesFromServer(itemIds: string[]): Promise<Map<string, { libraryId: string | null; tracked: boolean | null }>> {
+  /** The library of each item (keyed by item id; the value is where its walk starts). */
+  private async librariesFromServer(
+    walkStarts: ReadonlyMap<string, string>,
+  ): Promise<Map<string, { libraryId: string | null; tracked: boolean | null }>> {
     const found = new Map<string, { libraryId: string | null; tracked: boolean | null }>();
-    if (itemIds.length === 0) return found;
+    if (walkStarts.size === 0) return found;
     // Side by side (the client bounds the requests in flight): a poll waits for these, and a play that starts
     // meanwhile is first seen late.
-    const libraries = await Promise.all(itemIds.map((itemId) => this.libraryOf(itemId)));
-    itemIds.forEach((itemId, i) => found.set(itemId, { libraryId: libraries[i]!, tracked: null }));
+    const entries = [...walkStarts];
+    const libraries = await Promise.all(entries.map(([, start]) => this.libraryOf(start)));
+    entries.forEach(([itemId], i) => found.set(itemId, { libraryId: libraries[i]!, tracked: null }));
     const libraryIds = [...new Set([...found.values()].map((v) => v.libraryId).filter((id): id is string => id !== null))];
     if (libraryIds.length > 0) {
       const rows = await this.db.query<{ id: string; tracked: boolean }>(
