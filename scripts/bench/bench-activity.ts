@@ -375,9 +375,7 @@ async function historyFigures(
 ) {
   const truth = await control<PlayRecord[]>('GET', '/ground-truth');
   const readAtMs = Date.now();
-  const rows = (
-    await db.query<BenchRow>('SELECT user_id, item_id, device_id, started_at, played_seconds FROM playback_history')
-  ).rows;
+  const rows = (await db.query<BenchRow>('SELECT user_id, item_id, device_id, started_at, played_seconds FROM playback_history')).rows;
   await rowWatcher.stop();
   // Every stop in the measured window is a new device, so its play is a new row (stop -> visible row), unless the
   // same user had stopped the same item within the merge window: then the play extends that row, which keeps the
@@ -460,7 +458,13 @@ async function main() {
     async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM live_sessions WHERE state = 'playing'`)).rows[0]!.n === 0,
     60_000,
   );
-  const { historyLatencies, browserLatencies, pollSpanMs, accuracy, accuracyAtConfiguredPoll } = await historyFigures(db, control, browser, rowWatcher, traffic.stops);
+  const { historyLatencies, browserLatencies, pollSpanMs, accuracy, accuracyAtConfiguredPoll } = await historyFigures(
+    db,
+    control,
+    browser,
+    rowWatcher,
+    traffic.stops,
+  );
   const { windowSeconds, cpu, pgCpu } = window;
 
   console.log(

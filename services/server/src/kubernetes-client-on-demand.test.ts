@@ -42,10 +42,14 @@ afterAll(async () => {
 
 describe('a process outside Kubernetes', () => {
   it('the hook does refuse the client (control)', () => {
-    const run = spawnSync(process.execPath, ['--import', register, '--input-type=module', '-e', "await import('@kubernetes/client-node')"], {
-      cwd: path.join(repoRoot, 'services/core'),
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', register, '--input-type=module', '-e', "await import('@kubernetes/client-node')"],
+      {
+        cwd: path.join(repoRoot, 'services/core'),
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain(REFUSED);
   });

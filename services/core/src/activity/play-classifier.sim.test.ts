@@ -24,10 +24,10 @@ describe('PlayClassifier on items sync has not seen', () => {
     await migrateToLatest(db, testLogger);
     sim = await startSimulator({ flavor: 'jellyfin', clock: 'virtual', scale: 'small', seed: 4 });
     serverId = randomUUID();
-    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'sim', 'jellyfin', $2, 'sealed', true)`, [
-      serverId,
-      sim.url,
-    ]);
+    await db.query(
+      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'sim', 'jellyfin', $2, 'sealed', true)`,
+      [serverId, sim.url],
+    );
   });
   afterAll(async () => {
     await sim.stop();
@@ -63,7 +63,8 @@ describe('PlayClassifier on items sync has not seen', () => {
     expect(chosen).toHaveLength(12);
     const movies = sim.control.itemIds('Movie').slice(0, 2);
     const userId = sim.control.users().find((u) => !u.isDisabled && u.enableAllFolders)!.id;
-    for (const [i, itemId] of [...chosen.map((e) => e.id), ...movies].entries()) sim.control.startPlay({ userId, itemId, deviceId: `classify-${i}` });
+    for (const [i, itemId] of [...chosen.map((e) => e.id), ...movies].entries())
+      sim.control.startPlay({ userId, itemId, deviceId: `classify-${i}` });
     const samples = sampleSessions(await client.getSessions(), 'jellyfin', sim.control.clock.now());
     expect(samples).toHaveLength(14);
 

@@ -23,7 +23,9 @@ export function loadKubernetesAccess(config: AppConfig): KubernetesAccess {
   else kubeConfig.loadFromCluster();
   const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
   const podNamespace =
-    config.kubernetes.inCluster && existsSync(SERVICE_ACCOUNT_NAMESPACE) ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim() : undefined;
+    config.kubernetes.inCluster && existsSync(SERVICE_ACCOUNT_NAMESPACE)
+      ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim()
+      : undefined;
   return { kubeConfig, namespace: config.kubernetes.namespace ?? context?.namespace ?? podNamespace ?? 'default' };
 }
 

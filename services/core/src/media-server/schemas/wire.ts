@@ -21,7 +21,8 @@ function dropNulls(value: unknown): void {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const element: unknown = value[i];
-      if (element === null) delete value[i]; // a hole, as a reviver leaves
+      if (element === null)
+        delete value[i]; // a hole, as a reviver leaves
       else dropNulls(element);
     }
     return;
