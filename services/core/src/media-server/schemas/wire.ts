@@ -21,8 +21,8 @@ function dropNulls(value: unknown): void {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const element: unknown = value[i];
-      if (element === null)
-        delete value[i]; // a hole, as a reviver leaves
+      // A null element becomes a hole, as a reviver leaves it.
+      if (element === null) delete value[i];
       else dropNulls(element);
     }
     return;
