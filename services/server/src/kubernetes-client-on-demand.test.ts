@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +38,7 @@ afterAll(async () => {
     await app.exited;
   }
   await db.drop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('a process outside Kubernetes', () => {
