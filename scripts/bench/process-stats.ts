@@ -15,6 +15,16 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** cutime + cstime of a process: the CPU of its children that have exited and been waited for, in seconds. */
+export function reapedChildrenCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident memory now (VmRSS) or at its peak (VmHWM), in MB (0 once the process is gone). */
 export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {

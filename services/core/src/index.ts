@@ -12,8 +12,10 @@ export * from './bus/in-process-bus.js';
 export * from './bus/redis-bus.js';
 export * from './leader/leader-elector.js';
 export * from './leader/postgres-advisory-leader.js';
-export * from './leader/kubernetes-lease-leader.js';
-export * from './kubernetes/kube-config.js';
+// The Kubernetes client is loaded on demand (`@reelstat/core/kubernetes`); here only what needs none of it.
+export type { KubernetesAccess } from './kubernetes/kube-config.js';
+export type { LeaseTimings } from './leader/kubernetes-lease-leader.js';
+export * from './kubernetes/kube-credentials.js';
 export * from './metrics/metrics.js';
 export * from './runtime/role.js';
 export * from './runtime/runtime.js';

@@ -1,6 +1,6 @@
 import type { LeaderElector, Role, Runtime } from '@reelstat/core';
 import { onMediaServerLinked } from '@reelstat/core';
-import { MediaStatsServerController, type ControllerOptions } from './controller.js';
+import type { ControllerOptions, MediaStatsServerController } from './controller.js';
 
 /**
  * The operator reconciles MediaStatsServer custom resources into media-server links. Like the scheduler it
@@ -17,7 +17,7 @@ export class OperatorRole implements Role {
   constructor(private readonly overrides: Pick<ControllerOptions, 'probe' | 'backoff'> = {}) {}
 
   async start(runtime: Runtime): Promise<() => Promise<void>> {
-    const elector = runtime.createLeaderElector('operator');
+    const elector = await runtime.createLeaderElector('operator');
     this.elector = elector;
     const logger = runtime.logger.child({ role: this.name });
     let transition: Promise<void> = Promise.resolve();
@@ -33,13 +33,15 @@ export class OperatorRole implements Role {
         if (!leading || !elector.isLeader) return;
         let access;
         try {
-          access = runtime.kubernetes;
+          access = await runtime.kubernetes();
         } catch (error) {
           // A single-node install runs every role: without a cluster the operator has nothing to do.
           logger.info({ reason: (error as Error).message }, 'operator: no Kubernetes API configured; idle');
           return;
         }
         const { kubeConfig, namespace } = access;
+        // Imported only here: the controller loads the Kubernetes client, which a process outside Kubernetes never needs.
+        const { MediaStatsServerController } = await import('./controller.js');
         const controller = new MediaStatsServerController({
           kubeConfig,
           namespace,

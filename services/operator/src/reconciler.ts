@@ -1,13 +1,6 @@
 import { type CoreV1Api, type CustomObjectsApi, type V1Secret } from '@kubernetes/client-node';
-import {
-  MediaServerError,
-  kubeStatusOf,
-  probeMediaServer,
-  withTimeout,
-  type Logger,
-  type MediaServerLinks,
-  type ProbeResult,
-} from '@reelstat/core';
+import { MediaServerError, probeMediaServer, type Logger, type MediaServerLinks, type ProbeResult } from '@reelstat/core';
+import { kubeStatusOf, withTimeout } from '@reelstat/core/kubernetes';
 import { setCondition } from './conditions.js';
 import {
   ARCHIVE_FINALIZER,

@@ -30,7 +30,7 @@ export class SchedulerRole implements Role {
     const stopWorkers: Array<() => Promise<void>> = [];
     for (const worker of this.workers) stopWorkers.push(await worker.register(runtime));
 
-    const elector = runtime.createLeaderElector('scheduler');
+    const elector = await runtime.createLeaderElector('scheduler');
     this.elector = elector;
     let running: Array<() => Promise<void>> = [];
     // Leadership changes are applied one at a time, in order.

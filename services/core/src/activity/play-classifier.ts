@@ -24,8 +24,13 @@ interface TrackingRow {
  * from the media server (walking up the parents) when sync has not seen the item yet.
  */
 export class PlayClassifier {
-  private libraries: { ids: Set<string>; loadedAt: number } | undefined;
-  private readonly itemLibraries = new Map<string, string | null>();
+  private libraries: { ids: Promise<Set<string>>; loadedAt: number } | undefined;
+  /**
+   * The parent of each item asked for, as a promise: the episodes of one season share the request for the
+   * season and the series, even while it is in flight. A request never waits for another, so a server whose
+   * parents form a loop cannot make two walks wait for each other.
+   */
+  private readonly parents = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly db: Database,
@@ -46,9 +51,14 @@ export class PlayClassifier {
       [this.serverId, JSON.stringify(samples.map((s) => ({ item_id: s.itemId, user_id: s.userId })))],
     );
     const byPair = new Map(rows.map((row) => [`${row.user_id}\u0000${row.item_id}`, row]));
-    const unknownItems = new Set<string>();
-    for (const sample of samples) if (!byPair.get(`${sample.userId}\u0000${sample.itemId}`)?.library_id) unknownItems.add(sample.itemId);
-    const fallback = await this.librariesFromServer([...unknownItems]);
+    // Where each unknown item's walk up the parents starts: an episode's session names its season (else its
+    // series), whose parents are the episode's, so the episode itself need not be asked for.
+    const unknownItems = new Map<string, string>();
+    for (const sample of samples) {
+      if (byPair.get(`${sample.userId}\u0000${sample.itemId}`)?.library_id) continue;
+      unknownItems.set(sample.itemId, sample.snapshot.seasonId ?? sample.snapshot.seriesId ?? sample.itemId);
+    }
+    const fallback = await this.librariesFromServer(unknownItems);
 
     for (const sample of samples) {
       const row = byPair.get(`${sample.userId}\u0000${sample.itemId}`);
@@ -64,10 +74,17 @@ export class PlayClassifier {
     return result;
   }
 
-  private async librariesFromServer(itemIds: string[]): Promise<Map<string, { libraryId: string | null; tracked: boolean | null }>> {
+  /** The library of each item (keyed by item id; the value is where its walk starts). */
+  private async librariesFromServer(
+    walkStarts: ReadonlyMap<string, string>,
+  ): Promise<Map<string, { libraryId: string | null; tracked: boolean | null }>> {
     const found = new Map<string, { libraryId: string | null; tracked: boolean | null }>();
-    if (itemIds.length === 0) return found;
-    for (const itemId of itemIds) found.set(itemId, { libraryId: await this.libraryOf(itemId), tracked: null });
+    if (walkStarts.size === 0) return found;
+    // Side by side (the client bounds the requests in flight): a poll waits for these, and a play that starts
+    // meanwhile is first seen late.
+    const entries = [...walkStarts];
+    const libraries = await Promise.all(entries.map(([, start]) => this.libraryOf(start)));
+    entries.forEach(([itemId], i) => found.set(itemId, { libraryId: libraries[i]!, tracked: null }));
     const libraryIds = [...new Set([...found.values()].map((v) => v.libraryId).filter((id): id is string => id !== null))];
     if (libraryIds.length > 0) {
       const rows = await this.db.query<{ id: string; tracked: boolean }>(
@@ -80,34 +97,46 @@ export class PlayClassifier {
     return found;
   }
 
+  /** The library of an item: the first parent that is a library, within MAX_PARENT_DEPTH parents; else null. */
   private async libraryOf(itemId: string): Promise<string | null> {
-    if (this.itemLibraries.has(itemId)) return this.itemLibraries.get(itemId)!;
-    let libraryId: string | null = null;
     try {
       const libraries = await this.libraryIds();
       let id = itemId;
       for (let depth = 0; depth < MAX_PARENT_DEPTH; depth++) {
-        const parent = (await this.client.getItem(id)).ParentId;
-        if (!parent) break;
-        if (libraries.has(parent)) {
-          libraryId = parent;
-          break;
-        }
+        const parent = await this.parentOf(id);
+        if (!parent) return null;
+        if (libraries.has(parent)) return parent;
         id = parent;
       }
+      return null;
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, itemId }, 'could not find the library of a playing item');
       return null;
     }
-    if (this.itemLibraries.size >= ITEM_CACHE_LIMIT) this.itemLibraries.clear();
-    this.itemLibraries.set(itemId, libraryId);
-    return libraryId;
   }
 
-  private async libraryIds(): Promise<Set<string>> {
+  private parentOf(itemId: string): Promise<string | undefined> {
+    const known = this.parents.get(itemId);
+    if (known) return known;
+    if (this.parents.size >= ITEM_CACHE_LIMIT) this.parents.clear();
+    const request = this.client.getItem(itemId).then((item) => item.ParentId);
+    this.parents.set(itemId, request);
+    // A failed request is forgotten: the next play of this item asks again.
+    request.catch(() => {
+      if (this.parents.get(itemId) === request) this.parents.delete(itemId);
+    });
+    return request;
+  }
+
+  /** The server's library ids, asked for once for all the walks of a poll (and then every LIBRARY_CACHE_MS). */
+  private libraryIds(): Promise<Set<string>> {
     if (this.libraries && Date.now() - this.libraries.loadedAt < LIBRARY_CACHE_MS) return this.libraries.ids;
-    const libraries = await this.client.getLibraries();
-    this.libraries = { ids: new Set(libraries.map((library) => library.id)), loadedAt: Date.now() };
-    return this.libraries.ids;
+    const ids = this.client.getLibraries().then((libraries) => new Set(libraries.map((library) => library.id)));
+    const entry = { ids, loadedAt: Date.now() };
+    this.libraries = entry;
+    ids.catch(() => {
+      if (this.libraries === entry) this.libraries = undefined;
+    });
+    return ids;
   }
 }

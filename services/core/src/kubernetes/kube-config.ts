@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
 import { KubeConfig, Observable, type ConfigurationOptions, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
 import type { AppConfig } from '../config/load-config.js';
+import { findKubernetesCredentials } from './kube-credentials.js';
 
 const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -19,17 +18,14 @@ export interface KubernetesAccess {
  */
 export function loadKubernetesAccess(config: AppConfig): KubernetesAccess {
   const kubeConfig = new KubeConfig();
-  const { inCluster, kubeconfigPath } = config.kubernetes;
-  if (kubeconfigPath) kubeConfig.loadFromFile(kubeconfigPath);
-  else if (inCluster) kubeConfig.loadFromCluster();
-  else {
-    const fallback = path.join(homedir(), '.kube', 'config');
-    if (!existsSync(fallback)) throw new Error(`no Kubernetes credentials: set KUBECONFIG or create ${fallback}`);
-    kubeConfig.loadFromFile(fallback);
-  }
+  const credentials = findKubernetesCredentials(config);
+  if (credentials.kind === 'file') kubeConfig.loadFromFile(credentials.path);
+  else kubeConfig.loadFromCluster();
   const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
   const podNamespace =
-    inCluster && existsSync(SERVICE_ACCOUNT_NAMESPACE) ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim() : undefined;
+    config.kubernetes.inCluster && existsSync(SERVICE_ACCOUNT_NAMESPACE)
+      ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim()
+      : undefined;
   return { kubeConfig, namespace: config.kubernetes.namespace ?? context?.namespace ?? podNamespace ?? 'default' };
 }
 

@@ -111,6 +111,27 @@ describe('wire schemas', () => {
     expect(describeIssues(publicSystemInfoSchema.safeParse([]).error!)).toBe('expected object, received array');
   });
 
+  it('parseWireJson removes nulls at every depth exactly as a reviver returning undefined does', () => {
+    const text = JSON.stringify({
+      a: null,
+      b: 1,
+      c: { d: null, e: [1, null, { f: null, g: 'x' }, [null]], h: {} },
+      i: [null, null],
+      j: '',
+      k: false,
+      l: 0,
+    });
+    const reviver = JSON.parse(text, (_key, value: unknown) => (value === null ? undefined : value)) as unknown;
+    const parsed = parseWireJson(text);
+    expect(parsed).toStrictEqual(reviver);
+    expect(Object.keys(parsed as object)).toEqual(['b', 'c', 'i', 'j', 'k', 'l']);
+    const array = (parsed as { c: { e: unknown[] } }).c.e;
+    expect(1 in array).toBe(false);
+    expect(array).toHaveLength(4);
+    for (const edge of ['null', '[null]', '[[null],null]', '"text"', '3'])
+      expect(parseWireJson(edge)).toStrictEqual(JSON.parse(edge, (_key, value: unknown) => (value === null ? undefined : value)));
+  });
+
   it('Playback Reporting: NULL cells read as empty strings, numbers are refused', () => {
     const ok = customQueryResponseSchema.parse(parseWireJson('{"colums":["a","b"],"results":[["1",null]],"message":""}'));
     expect(ok.results).toEqual([['1', '']]);

@@ -13,8 +13,8 @@ import { InProcessBus } from '../bus/in-process-bus.js';
 import { RedisBus } from '../bus/redis-bus.js';
 import { AlwaysLeader, type LeaderElector } from '../leader/leader-elector.js';
 import { PostgresAdvisoryLeader } from '../leader/postgres-advisory-leader.js';
-import { KubernetesLeaseLeader } from '../leader/kubernetes-lease-leader.js';
-import { loadKubernetesAccess, type KubernetesAccess } from '../kubernetes/kube-config.js';
+import type { KubernetesAccess } from '../kubernetes/kube-config.js';
+import { findKubernetesCredentials } from '../kubernetes/kube-credentials.js';
 import { Metrics } from '../metrics/metrics.js';
 import { createServices, type Services } from './services.js';
 
@@ -86,9 +86,17 @@ export class Runtime {
     );
   }
 
-  /** Credentials and namespace for the Kubernetes API (loaded on first use: only the operator and Lease election need it). */
-  get kubernetes(): KubernetesAccess {
-    this.kubernetesAccess ??= loadKubernetesAccess(this.config);
+  /**
+   * Credentials and namespace for the Kubernetes API (loaded on first use: only the operator and Lease election
+   * need it). The Kubernetes client is imported only once credentials are known to exist: without them this
+   * throws before loading it, so a process outside Kubernetes never pays its memory.
+   */
+  async kubernetes(): Promise<KubernetesAccess> {
+    if (!this.kubernetesAccess) {
+      findKubernetesCredentials(this.config);
+      const { loadKubernetesAccess } = await import('../kubernetes/index.js');
+      this.kubernetesAccess = loadKubernetesAccess(this.config);
+    }
     return this.kubernetesAccess;
   }
 
@@ -101,14 +109,16 @@ export class Runtime {
   }
 
   /** A leader elector for a group of processes ('scheduler', 'operator'). */
-  createLeaderElector(group: string): LeaderElector {
+  async createLeaderElector(group: string): Promise<LeaderElector> {
     const logger = this.logger.child({ component: 'leader', group });
     let elector: LeaderElector;
     switch (this.leaderElectionKind) {
-      case 'kubernetes-lease':
+      case 'kubernetes-lease': {
+        const access = await this.kubernetes();
+        const { KubernetesLeaseLeader } = await import('../kubernetes/index.js');
         elector = new KubernetesLeaseLeader(
           {
-            ...this.kubernetes,
+            ...access,
             group,
             identity: this.config.kubernetes.podName ?? this.config.instanceId,
             timings: this.config.leaderLease,
@@ -116,6 +126,7 @@ export class Runtime {
           logger,
         );
         break;
+      }
       case 'always':
         elector = new AlwaysLeader();
         break;

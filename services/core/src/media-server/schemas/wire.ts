@@ -7,7 +7,32 @@ import { z } from 'zod';
 
 /** Parses a JSON body, removing null properties (a null array element becomes a hole and fails validation). */
 export function parseWireJson(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => (value === null ? undefined : value));
+  // A plain parse and one walk instead of a reviver: a reviver is called for every value and made the parse of
+  // a 2.9 MB /Sessions answer (500 sessions, every poll) about three times slower; nulls themselves are rare.
+  const value: unknown = JSON.parse(text);
+  if (value === null) return undefined;
+  dropNulls(value);
+  return value;
+}
+
+/** Deletes null properties and null array elements in place, as a reviver returning undefined would. */
+function dropNulls(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const element: unknown = value[i];
+      // A null element becomes a hole, as a reviver leaves it.
+      if (element === null) delete value[i];
+      else dropNulls(element);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const property = record[key];
+    if (property === null) delete record[key];
+    else dropNulls(property);
+  }
 }
 
 /** ISO-8601 date-time as the servers write it (`2026-01-23T00:02:44.4648009Z`), kept as a string. */
