@@ -77,5 +77,11 @@ step('(end)');
 clearInterval(sampler);
 await db.close();
 console.log(
-  JSON.stringify({ ...result, ms: Math.round(ms), sampledPeakMb: peak, peakAt, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }),
+  JSON.stringify({
+    ...result,
+    ms: Math.round(ms),
+    sampledPeakMb: peak,
+    peakAt,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
 );

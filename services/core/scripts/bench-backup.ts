@@ -68,7 +68,9 @@ async function main() {
     const restore = child(['--phase', 'restore', '--database-url', url, '--dir', dir, '--file', String(backup.file)]);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const loadAtEnd = load();
-    console.log(`history: ${counts!.plays} plays, ${counts!.items} items${compress ? ' (compressed)' : ''}; node flags: ${nodeFlags.join(' ') || 'none'}`);
+    console.log(
+      `history: ${counts!.plays} plays, ${counts!.items} items${compress ? ' (compressed)' : ''}; node flags: ${nodeFlags.join(' ') || 'none'}`,
+    );
     console.log(`load average (1 min): ${loadAtStart} at the start, ${loadAtEnd} at the end`);
     console.log(
       `backup : ${(Number(backup.ms) / 1000).toFixed(1)} s, file ${mb(Number(backup.bytes))} MB, peak RSS ${String(backup.maxRssMb)} MB`,
@@ -76,7 +78,8 @@ async function main() {
     console.log(
       `restore: ${(Number(restore.ms) / 1000).toFixed(1)} s (swapped in after ${(Number(restore.liveMs) / 1000).toFixed(1)} s), ${String(restore.rows)} rows, peak RSS ${String(restore.maxRssMb)} MB`,
     );
-    for (const [name, phase] of Object.entries({ backup, restore })) console.log(`${name} peak sampled during: ${JSON.stringify(phase.peakAt)}`);
+    for (const [name, phase] of Object.entries({ backup, restore }))
+      console.log(`${name} peak sampled during: ${JSON.stringify(phase.peakAt)}`);
     console.log(JSON.stringify({ plays: counts!.plays, compress, nodeFlags, load: [loadAtStart, loadAtEnd], backup, restore }));
   } finally {
     await rm(dir, { recursive: true, force: true });

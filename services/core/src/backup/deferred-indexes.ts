@@ -20,6 +20,9 @@ export async function deferredIndexesOf(client: pg.Client, table: string): Promi
 }
 
 /**
+ * Restores now build every index before their swap; rows here are what a restore of an earlier build left
+ * when it was stopped between its swap and its deferred GIN build. Runtime start builds them.
+ *
  * Builds every deferred index with CREATE INDEX CONCURRENTLY (reads and writes carry on; queries that would
  * use the index are only slower meanwhile). An index a killed build left invalid is dropped and built again.
  * Returns how many it built; 0 at once when another process is building them (it picks up new rows too).
