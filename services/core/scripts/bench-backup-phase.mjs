@@ -23,21 +23,42 @@ const config = loadConfig({}, { DATABASE_URL: url, BACKUP_DIR: dir, DATA_DIR: di
 const db = openDatabase(url, pino({ level: 'warn' }));
 const backups = new BackupService(config, db, new AppSettings(db));
 const started = performance.now();
-/** Where the peak is: RSS and heap sampled every 100 ms (maxRSS alone does not say whose memory it is). */
-const peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0 };
-const sampler = setInterval(() => {
+const mb = (bytes) => Math.round(bytes / 1024 / 1024);
+/**
+ * Where the peak is: memory sampled every 200 ms and kept per step (maxRSS alone does not say whose memory it
+ * is): RSS, V8's heap (used and reserved), memory outside it (external: Buffers, of which arrayBuffers).
+ */
+const KINDS = ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers'];
+const blank = () => Object.fromEntries(KINDS.map((kind) => [kind, 0]));
+const peak = blank();
+let stepPeak = blank();
+/** The step during which RSS was highest, with what made it up then. */
+let peakAt = { step: '', ...blank() };
+const sample = () => {
   const usage = process.memoryUsage();
-  for (const key of Object.keys(peak)) peak[key] = Math.max(peak[key], Math.round(usage[key] / 1024 / 1024));
-}, 100);
+  for (const kind of KINDS) {
+    peak[kind] = Math.max(peak[kind], mb(usage[kind]));
+    stepPeak[kind] = Math.max(stepPeak[kind], mb(usage[kind]));
+  }
+  if (mb(usage.rss) > peakAt.rss) peakAt = { step: lastStep, ...Object.fromEntries(KINDS.map((kind) => [kind, mb(usage[kind])])) };
+};
+const sampler = setInterval(sample, 200);
 let lastStep = '';
-/** When the swap committed: the restored data is live (only deferred indexes are still being built). */
+/** When the swap committed: the restored data is live (the foreign keys are still being marked checked). */
 let liveMs;
 const step = (message) => {
   if (message === lastStep) return;
+  sample();
+  if (lastStep) {
+    const p = stepPeak;
+    process.stderr.write(
+      `    peak of that step: RSS ${p.rss} MB, heap used ${p.heapUsed} of ${p.heapTotal} MB, external ${p.external} MB (buffers ${p.arrayBuffers} MB)\n`,
+    );
+  }
+  stepPeak = blank();
   lastStep = message;
   if (message.startsWith('Restored') && liveMs === undefined) liveMs = Math.round(performance.now() - started);
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-  const mb = (bytes) => Math.round(bytes / 1024 / 1024);
   const cpu = process.cpuUsage();
   process.stderr.write(
     `  [${phase} ${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, RSS ${mb(rss)} MB, heap ${mb(heapUsed)} MB, external ${mb(external)} MB, buffers ${mb(arrayBuffers)} MB] ${message}\n`,
@@ -52,8 +73,15 @@ if (phase === 'backup') {
   result = { rows: summary.kind === 'reelstat' ? Object.values(summary.tables).reduce((a, b) => a + b, 0) : 0, liveMs };
 }
 const ms = performance.now() - started;
+step('(end)');
 clearInterval(sampler);
 await db.close();
 console.log(
-  JSON.stringify({ ...result, ms: Math.round(ms), sampledPeakMb: peak, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }),
+  JSON.stringify({
+    ...result,
+    ms: Math.round(ms),
+    sampledPeakMb: peak,
+    peakAt,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
 );

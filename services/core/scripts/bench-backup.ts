@@ -3,16 +3,19 @@
  * runs a backup and then a restore of that file, each in a child process of its own so that its peak RSS
  * is its own (bench-backup-phase.mjs, on the compiled modules, built first), and prints the time of each
  * step, then the time, the file size and the peak RSS of each (a table, then one JSON line).
+ * The phases run with the server's Node flags (SERVER_NODE_FLAGS: a backup or a restore runs in a server),
+ * unless --node-flags says otherwise. It prints the 1-minute load average at the start and the end.
  * A benchmark, not a test: it prints figures and never fails on them.
  *
  *   npm run bench:backup -- [--data-dir ./data/bench | --database-url URL] [--compress] [--node-flags '…']
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { SERVER_NODE_FLAGS } from '../../../scripts/server-node-flags.mjs';
 import { loadConfig } from '../src/config/load-config.js';
 import { openDatabase } from '../src/db/database.js';
 import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
@@ -23,8 +26,9 @@ function argument(name: string, fallback: string): string {
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
 }
 const compress = process.argv.includes('--compress');
-/** Node flags of the phase processes, e.g. --node-flags '--max-semi-space-size=4' (none by default). */
-const nodeFlags = argument('node-flags', '').split(' ').filter(Boolean);
+/** Node flags of the phase processes, e.g. --node-flags '--max-semi-space-size=4' (the server's by default). */
+const nodeFlags = argument('node-flags', SERVER_NODE_FLAGS.join(' ')).split(' ').filter(Boolean);
+const load = () => loadavg()[0]!.toFixed(1);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 function child(args: string[]): Record<string, unknown> {
@@ -45,6 +49,7 @@ async function main() {
   });
   if (built.status !== 0) throw new Error('building services/core failed');
   const logger = pino({ level: 'warn' });
+  const loadAtStart = load();
   let url = argument('database-url', loadConfig().databaseUrl ?? '');
   let embedded: EmbeddedPostgres | undefined;
   if (!url) {
@@ -62,14 +67,20 @@ async function main() {
     const backup = child(['--phase', 'backup', '--database-url', url, '--dir', dir, ...(compress ? ['--compress'] : [])]);
     const restore = child(['--phase', 'restore', '--database-url', url, '--dir', dir, '--file', String(backup.file)]);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-    console.log(`history: ${counts!.plays} plays, ${counts!.items} items${compress ? ' (compressed)' : ''}`);
+    const loadAtEnd = load();
+    console.log(
+      `history: ${counts!.plays} plays, ${counts!.items} items${compress ? ' (compressed)' : ''}; node flags: ${nodeFlags.join(' ') || 'none'}`,
+    );
+    console.log(`load average (1 min): ${loadAtStart} at the start, ${loadAtEnd} at the end`);
     console.log(
       `backup : ${(Number(backup.ms) / 1000).toFixed(1)} s, file ${mb(Number(backup.bytes))} MB, peak RSS ${String(backup.maxRssMb)} MB`,
     );
     console.log(
-      `restore: ${(Number(restore.ms) / 1000).toFixed(1)} s (data live after ${(Number(restore.liveMs) / 1000).toFixed(1)} s, then the deferred search index), ${String(restore.rows)} rows, peak RSS ${String(restore.maxRssMb)} MB`,
+      `restore: ${(Number(restore.ms) / 1000).toFixed(1)} s (swapped in after ${(Number(restore.liveMs) / 1000).toFixed(1)} s), ${String(restore.rows)} rows, peak RSS ${String(restore.maxRssMb)} MB`,
     );
-    console.log(JSON.stringify({ plays: counts!.plays, compress, backup, restore }));
+    for (const [name, phase] of Object.entries({ backup, restore }))
+      console.log(`${name} peak sampled during: ${JSON.stringify(phase.peakAt)}`);
+    console.log(JSON.stringify({ plays: counts!.plays, compress, nodeFlags, load: [loadAtStart, loadAtEnd], backup, restore }));
   } finally {
     await rm(dir, { recursive: true, force: true });
     await embedded?.stop();

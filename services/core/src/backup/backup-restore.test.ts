@@ -15,6 +15,24 @@ import { buildDeferredIndexes } from './deferred-indexes.js';
 const SERVER = '00000000-0000-4000-8000-0000000000b1';
 const PLAYS = 100_000;
 
+/** A directory store whose read() waits, once it was called, until open(): a restore held with its lock taken. */
+class GatedStore extends DirectoryBackupStore {
+  private arrived!: () => void;
+  private release!: () => void;
+  readonly reading = new Promise<void>((resolve) => (this.arrived = resolve));
+  private readonly opened = new Promise<void>((resolve) => (this.release = resolve));
+
+  override async read(name: string): Promise<Readable> {
+    this.arrived();
+    await this.opened;
+    return super.read(name);
+  }
+
+  open(): void {
+    this.release();
+  }
+}
+
 async function wipe(db: Database) {
   await db.query('DELETE FROM media_servers RETURNING 1');
   await db.query('DELETE FROM app_settings RETURNING 1');
@@ -194,11 +212,20 @@ describe('backup and restore', () => {
   it('a concurrent second restore is refused with a 409', async () => {
     await settings.set('BACKUP_EXCLUDED_TABLES', ['playback_history']);
     const { stored } = await backups.backup();
-    // Whichever takes the lock first runs; the other is refused.
-    const outcomes = await Promise.allSettled([backups.restore(stored.name), backups.restore(stored.name)]);
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    const refused = outcomes.find((o) => o.status === 'rejected');
-    expect(refused?.reason).toMatchObject({ status: 409, message: 'A restore is already running; wait for it to finish' });
+    // The first restore takes the lock, then reads its file: the gate holds it there (lock held) until the
+    // second one has been refused, so the outcome does not depend on which finishes first.
+    const gate = new GatedStore(dir);
+    const gated = new BackupService(testConfig({ BACKUP_DIR: dir }), db, settings, gate);
+    const first = gated.restore(stored.name);
+    await gate.reading;
+    await expect(backups.restore(stored.name)).rejects.toMatchObject({
+      status: 409,
+      message: 'A restore is already running; wait for it to finish',
+    });
+    gate.open();
+    await expect(first).resolves.toMatchObject({ kind: 'reelstat' });
+    // The lock went with the first restore's connection: a restore runs again.
+    await expect(backups.restore(stored.name)).resolves.toMatchObject({ kind: 'reelstat' });
     await settings.set('BACKUP_EXCLUDED_TABLES', []);
   }, 120_000);
 

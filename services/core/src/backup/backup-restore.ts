@@ -15,7 +15,6 @@ import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
 import { type LineReader } from './line-reader.js';
-import { buildDeferredIndexes } from './deferred-indexes.js';
 import { ParallelCopy } from './parallel-copy.js';
 import { openRestoreWorker } from './restore-lock.js';
 import { STAGING_SCHEMA, StagingTables } from './staging-tables.js';
@@ -74,7 +73,7 @@ async function inParallel(
  * 2. check keys and references, build the rollups and totals from the staged history, then every index,
  *    key, foreign key and trigger the live tables have — still nothing live is touched;
  * 3. one short transaction swaps the new tables in by renames and commits;
- * 4. after the commit, the indexes left out (GIN) are built with CREATE INDEX CONCURRENTLY.
+ * 4. after the commit, the foreign keys towards kept tables are marked checked (they were, before the swap).
  * `client` holds the restore lock (openRestoreSession); `url` opens more connections (parallel builds).
  */
 export async function restoreReelstatBackup(
@@ -142,8 +141,15 @@ export async function restoreReelstatBackup(
     hooks.onProgress?.(70, 'Checking keys and references');
     await checkKeysAndReferences(client, staging, loaded);
     await staging.addForeignKeys();
-    // Rollups (from the staged history) and index builds share PARALLEL_BUILDS connections.
+    // Rollups (from the staged history) and index builds share PARALLEL_BUILDS connections, the longest build
+    // (the trigram search index) first: the others fill the second connection meanwhile.
     const builds: Array<{ step: string; run: (builder: pg.Client) => Promise<unknown> }> = [];
+    const indexes = replaced
+      .filter((t) => !(ROLLUP_TABLES as readonly string[]).includes(t))
+      .reverse()
+      .flatMap((table) => staging.indexBuilds(table));
+    for (const index of indexes.filter((i) => i.longest))
+      builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
     if (withHistory) {
       builds.push({
         step: 'Rebuilding rollups and totals',
@@ -153,10 +159,8 @@ export async function restoreReelstatBackup(
         },
       });
     }
-    for (const table of replaced.filter((t) => !(ROLLUP_TABLES as readonly string[]).includes(t)).reverse()) {
-      for (const index of staging.indexBuilds(table))
-        builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
-    }
+    for (const index of indexes.filter((i) => !i.longest))
+      builds.push({ step: `Building index ${index.name}`, run: (builder) => builder.query(index.sql) });
     let started = 0;
     await inParallel(
       builds.map((build) => async (builder: pg.Client) => {
@@ -175,12 +179,8 @@ export async function restoreReelstatBackup(
     hooks.signal?.throwIfAborted();
     hooks.onProgress?.(95, 'Swapping the restored data in');
     await swap(client, staging, loaded);
-    hooks.onProgress?.(96, 'Restored; checking references');
+    hooks.onProgress?.(97, 'Restored; checking references');
     await staging.validate();
-    if (staging.deferred.length) {
-      hooks.onProgress?.(97, 'Restored; building the search index (search works meanwhile, slower)');
-      await buildDeferredIndexes(url);
-    }
     hooks.onProgress?.(100, 'Restore complete');
     return {
       kind: 'reelstat',

@@ -10,17 +10,6 @@ export interface DeferredIndex {
   definition: string;
 }
 
-/** In the swap's transaction: the indexes the swapped-in tables still lack (0009 migration). */
-export async function deferIndexes(client: pg.Client, indexes: readonly DeferredIndex[]): Promise<void> {
-  for (const index of indexes) {
-    await client.query(
-      `INSERT INTO public.deferred_indexes (name, table_name, definition) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, created_at = now()`,
-      [index.name, index.table, index.definition],
-    );
-  }
-}
-
 /** Indexes of a public table still to be built: part of the table's shape although not (validly) there yet. */
 export async function deferredIndexesOf(client: pg.Client, table: string): Promise<DeferredIndex[]> {
   const { rows } = await client.query<DeferredIndex>(
@@ -31,6 +20,9 @@ export async function deferredIndexesOf(client: pg.Client, table: string): Promi
 }
 
 /**
+ * Restores now build every index before their swap; rows here are what a restore of an earlier build left
+ * when it was stopped between its swap and its deferred GIN build. Runtime start builds them.
+ *
  * Builds every deferred index with CREATE INDEX CONCURRENTLY (reads and writes carry on; queries that would
  * use the index are only slower meanwhile). An index a killed build left invalid is dropped and built again.
  * Returns how many it built; 0 at once when another process is building them (it picks up new rows too).

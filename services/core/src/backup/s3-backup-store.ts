@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { Upload } from '@aws-sdk/lib-storage';
 import type { BackupS3Config } from '../config/load-config.js';
 import { AppError } from '../errors/app-error.js';
 import { isBackupFileName } from './backup-format.js';
@@ -12,18 +12,30 @@ import type { BackupStore, StoredBackup } from './backup-store.js';
  * only when its upload completes.
  */
 export class S3BackupStore implements BackupStore {
-  private readonly client: S3Client;
+  private connection: Promise<S3Connection> | undefined;
 
-  constructor(private readonly config: BackupS3Config) {
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      credentials:
-        config.accessKeyId && config.secretAccessKey
-          ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-          : undefined,
-    });
+  constructor(private readonly config: BackupS3Config) {}
+
+  /**
+   * The AWS SDK, loaded on first use: it adds about 10 MB to a process's memory, which a process that never
+   * touches a bucket (every install without BACKUP_S3_*, and all but backup work) should not carry.
+   */
+  private s3(): Promise<S3Connection> {
+    this.connection ??= (async () => {
+      const [sdk, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+      const { config } = this;
+      const client = new sdk.S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials:
+          config.accessKeyId && config.secretAccessKey
+            ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+            : undefined,
+      });
+      return { sdk, Upload: storage.Upload, client };
+    })();
+    return this.connection;
   }
 
   get description(): string {
@@ -37,10 +49,11 @@ export class S3BackupStore implements BackupStore {
   async list(): Promise<StoredBackup[]> {
     const files: StoredBackup[] = [];
     const prefix = this.config.prefix ? `${this.config.prefix}/` : undefined;
+    const { sdk, client } = await this.s3();
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
         const name = (object.Key ?? '').slice(prefix?.length ?? 0);
@@ -52,8 +65,9 @@ export class S3BackupStore implements BackupStore {
   }
 
   async stat(name: string): Promise<StoredBackup | undefined> {
+    const { sdk, client } = await this.s3();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
       return { name, size: head.ContentLength ?? 0, createdAt: head.LastModified ?? new Date(0) };
     } catch (error) {
       if (isMissing(error)) return undefined;
@@ -62,8 +76,9 @@ export class S3BackupStore implements BackupStore {
   }
 
   async write(name: string, content: Readable): Promise<StoredBackup> {
+    const { Upload, client } = await this.s3();
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.config.bucket, Key: this.key(name), Body: content, ContentType: 'application/json' },
       queueSize: 2,
       partSize: 5 * 1024 * 1024,
@@ -75,8 +90,9 @@ export class S3BackupStore implements BackupStore {
   }
 
   async read(name: string): Promise<Readable> {
+    const { sdk, client } = await this.s3();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
       return object.Body as Readable;
     } catch (error) {
       if (isMissing(error)) throw AppError.notFound(`Backup file ${name} was not found`);
@@ -86,9 +102,16 @@ export class S3BackupStore implements BackupStore {
 
   async remove(name: string): Promise<boolean> {
     if (!(await this.stat(name))) return false;
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
+    const { sdk, client } = await this.s3();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.key(name) }));
     return true;
   }
+}
+
+interface S3Connection {
+  sdk: typeof S3Sdk;
+  Upload: typeof Upload;
+  client: S3Sdk.S3Client;
 }
 
 function isMissing(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { deferIndexes, deferredIndexesOf, type DeferredIndex } from './deferred-indexes.js';
+import { deferredIndexesOf } from './deferred-indexes.js';
 import { quoteIdent } from './table-columns.js';
 
 /** Where a restore builds its new tables, beside the live ones. */
@@ -28,8 +28,8 @@ interface TableShape {
 const live = (table: string) => `public.${quoteIdent(table)}`;
 /** How the catalog writes a qualified name (no quotes for plain names). */
 const plain = (qualified: string) => qualified.replace(/"/g, '');
-/** Indexes built after the swap rather than before it. */
-const DEFERRED = /\bUSING gin\b/;
+/** GIN indexes (the history's trigram search index): the longest single builds, so started first. */
+const LONGEST = /\bUSING gin\b/;
 const staged = (table: string) => `${STAGING_SCHEMA}.${quoteIdent(table)}`;
 
 /** Replaces exactly one occurrence of `from` (a definition that does not name its table as expected is a bug). */
@@ -83,22 +83,16 @@ export class StagingTables {
   }
 
   /**
-   * The CREATE INDEX statements of a table's indexes, for its staging copy; GIN indexes (the history's
-   * trigram search index: as long to build as all its other indexes together) are left for after the swap.
+   * The CREATE INDEX statements of a table's indexes, for its staging copy, the longest first (a GIN index,
+   * the history's trigram search index, takes several times a B-tree's time: started first, it runs beside
+   * the others instead of alone at the end).
    */
-  indexBuilds(table: string): Array<{ name: string; sql: string }> {
-    return this.shape(table)
-      .indexes.filter((index) => !DEFERRED.test(index.definition))
-      .map((index) => ({ name: index.name, sql: retarget(index.definition, ` ON ${plain(live(table))} `, ` ON ${staged(table)} `) }));
-  }
-
-  /** The indexes the swap leaves to be built once the new tables are live (see deferred-indexes.ts). */
-  get deferred(): DeferredIndex[] {
-    return this.replaced.flatMap((table) =>
-      this.shape(table)
-        .indexes.filter((index) => DEFERRED.test(index.definition))
-        .map((index) => ({ name: index.name, table, definition: index.definition })),
-    );
+  indexBuilds(table: string): Array<{ name: string; sql: string; longest: boolean }> {
+    return this.shape(table).indexes.map((index) => ({
+      name: index.name,
+      sql: retarget(index.definition, ` ON ${plain(live(table))} `, ` ON ${staged(table)} `),
+      longest: LONGEST.test(index.definition),
+    }));
   }
 
   /** Triggers last (filling the tables fired none), and planner statistics for the first queries after the swap. */
@@ -142,7 +136,9 @@ export class StagingTables {
     }
     await this.client.query(`DROP TABLE ${this.replaced.map((table) => `${RETIRED_SCHEMA}.${quoteIdent(table)}`).join(', ')}`);
     await this.client.query(`DROP SCHEMA ${RETIRED_SCHEMA}`);
-    await deferIndexes(this.client, this.deferred);
+    // An index a restore of an earlier version deferred (they built GIN indexes after the swap) was built on
+    // the new table above: nothing is left to build for it.
+    await this.client.query('DELETE FROM public.deferred_indexes WHERE table_name = ANY($1)', [this.replaced]);
   }
 
   /** After the swap's commit: marks the foreign keys added NOT VALID as checked (no lock that blocks reads or writes). */
