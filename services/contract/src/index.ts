@@ -12,3 +12,4 @@ export * from './sync.js';
 export * from './backup.js';
 export * from './webhooks.js';
 export * from './media-servers.js';
+export * from './export.js';

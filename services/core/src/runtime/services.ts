@@ -18,6 +18,7 @@ import { LibraryService } from '../library/library-service.js';
 import { AllServersReads } from '../stats/all-servers.js';
 import { BackupService } from '../backup/backup-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
+import { ExportService } from '../export/export-service.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -33,6 +34,8 @@ export interface Services {
   /** "All servers": the overviews summed or listed over every linked server. */
   allServers: AllServersReads;
   backups: BackupService;
+  /** CSV downloads of the history views and the users table. */
+  exports: ExportService;
   webhooks: WebhookService;
   /** Seals the secrets kept in the database (media-server keys, webhook tokens). */
   secretBox: SecretBox;
@@ -56,6 +59,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   const secretBox = new SecretBox(config.encryptionKey);
   const statistics = new StatisticsService(db, reads);
   const history = new HistoryService(db, reads, bus);
+  const allServers = new AllServersReads(reads, statistics, history);
   return {
     auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
     apiKeys: new ApiKeyService(db),
@@ -65,7 +69,8 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     statistics,
     history,
-    allServers: new AllServersReads(reads, statistics, history),
+    allServers,
+    exports: new ExportService(db, reads, statistics, allServers),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),
     webhooks: new WebhookService(db, secretBox, config.timeZone),

@@ -543,4 +543,5 @@ export const caES: Locale = {
     testFailed: 'La connexió ha fallat: {{message}}',
   },
   testing: { sessions: 'Prova: targetes de sessió', stats: "Prova: targetes d'estadístiques" },
+  export: { csv: 'Exporta CSV' },
 };

@@ -538,4 +538,5 @@ export const deDE: Locale = {
     testFailed: 'Verbindung fehlgeschlagen: {{message}}',
   },
   testing: { sessions: 'Test: Sitzungskarten', stats: 'Test: Statistikkarten' },
+  export: { csv: 'CSV exportieren' },
 };

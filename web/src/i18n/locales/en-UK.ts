@@ -536,6 +536,7 @@ export const enUK = {
     testFailed: 'Connection failed: {{message}}',
   },
   testing: { sessions: 'Test: session cards', stats: 'Test: stat cards' },
+  export: { csv: 'Export CSV' },
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };

@@ -539,4 +539,5 @@ export const frFR: Locale = {
     testFailed: 'Échec de la connexion : {{message}}',
   },
   testing: { sessions: 'Test : cartes de session', stats: 'Test : cartes de statistiques' },
+  export: { csv: 'Exporter en CSV' },
 };

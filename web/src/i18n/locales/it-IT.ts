@@ -539,4 +539,5 @@ export const itIT: Locale = {
     testFailed: 'Connessione non riuscita: {{message}}',
   },
   testing: { sessions: 'Test: schede sessione', stats: 'Test: schede statistiche' },
+  export: { csv: 'Esporta CSV' },
 };

@@ -536,4 +536,5 @@ export const zhCN: Locale = {
     testFailed: '连接失败：{{message}}',
   },
   testing: { sessions: '测试：会话卡片', stats: '测试：统计卡片' },
+  export: { csv: '导出 CSV' },
 };
