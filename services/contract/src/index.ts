@@ -13,3 +13,4 @@ export * from './backup.js';
 export * from './webhooks.js';
 export * from './media-servers.js';
 export * from './export.js';
+export * from './year-review.js';

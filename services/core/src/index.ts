@@ -51,6 +51,8 @@ export * from './export/csv.js';
 export * from './export/history-csv.js';
 export * from './export/users-csv.js';
 export * from './export/export-service.js';
+export * from './stats/year-review.js';
+export * from './stats/year-review-card.js';
 export * from './library/library-service.js';
 export * from './library/library-queries.js';
 export * from './library/item-queries.js';

@@ -19,6 +19,7 @@ import { AllServersReads } from '../stats/all-servers.js';
 import { BackupService } from '../backup/backup-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { ExportService } from '../export/export-service.js';
+import { YearReviewService } from '../stats/year-review.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   backups: BackupService;
   /** CSV downloads of the history views and the users table. */
   exports: ExportService;
+  /** A user's or the server's year in review (figures and the PNG card). */
+  yearReview: YearReviewService;
   webhooks: WebhookService;
   /** Seals the secrets kept in the database (media-server keys, webhook tokens). */
   secretBox: SecretBox;
@@ -71,6 +74,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
     history,
     allServers,
     exports: new ExportService(db, reads, statistics, allServers),
+    yearReview: new YearReviewService(db, reads),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),
     webhooks: new WebhookService(db, secretBox, config.timeZone),
