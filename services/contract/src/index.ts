@@ -14,3 +14,4 @@ export * from './webhooks.js';
 export * from './media-servers.js';
 export * from './export.js';
 export * from './year-review.js';
+export * from './sessions.js';

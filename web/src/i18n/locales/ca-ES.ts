@@ -543,6 +543,14 @@ export const caES: Locale = {
     testFailed: 'La connexió ha fallat: {{message}}',
   },
   testing: { sessions: 'Prova: targetes de sessió', stats: "Prova: targetes d'estadístiques" },
+  endSession: {
+    button: 'Finalitza la sessió',
+    title: 'Finalitza aquesta sessió',
+    explain: 'Atura {{title}} per a {{user}}. El missatge de sota apareix primer a la seva pantalla.',
+    message: 'Missatge per a l’espectador (opcional)',
+    defaultMessage: 'L’administrador del servidor ha aturat aquesta reproducció.',
+    confirm: 'Finalitza la sessió',
+  },
   yearReview: {
     open: 'Resum de l’any',
     title: 'Resum del {{year}}',

@@ -538,6 +538,14 @@ export const deDE: Locale = {
     testFailed: 'Verbindung fehlgeschlagen: {{message}}',
   },
   testing: { sessions: 'Test: Sitzungskarten', stats: 'Test: Statistikkarten' },
+  endSession: {
+    button: 'Sitzung beenden',
+    title: 'Diese Sitzung beenden',
+    explain: '{{title}} für {{user}} stoppen. Die Nachricht unten erscheint zuerst auf dem Bildschirm.',
+    message: 'Nachricht an den Zuschauer (optional)',
+    defaultMessage: 'Der Serveradministrator hat diese Wiedergabe beendet.',
+    confirm: 'Sitzung beenden',
+  },
   yearReview: {
     open: 'Jahresrückblick',
     title: 'Jahresrückblick {{year}}',

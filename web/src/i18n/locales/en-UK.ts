@@ -536,6 +536,14 @@ export const enUK = {
     testFailed: 'Connection failed: {{message}}',
   },
   testing: { sessions: 'Test: session cards', stats: 'Test: stat cards' },
+  endSession: {
+    button: 'End session',
+    title: 'End this session',
+    explain: 'Stop {{title}} for {{user}}. The message below appears on their screen first.',
+    message: 'Message to the viewer (optional)',
+    defaultMessage: 'The server administrator ended this playback.',
+    confirm: 'End session',
+  },
   yearReview: {
     open: 'Year in review',
     title: '{{year}} in review',

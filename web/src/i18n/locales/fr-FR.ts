@@ -539,6 +539,14 @@ export const frFR: Locale = {
     testFailed: 'Échec de la connexion : {{message}}',
   },
   testing: { sessions: 'Test : cartes de session', stats: 'Test : cartes de statistiques' },
+  endSession: {
+    button: 'Arrêter la session',
+    title: 'Arrêter cette session',
+    explain: 'Arrêter {{title}} pour {{user}}. Le message ci-dessous s’affiche d’abord sur son écran.',
+    message: 'Message pour le spectateur (facultatif)',
+    defaultMessage: 'L’administrateur du serveur a arrêté cette lecture.',
+    confirm: 'Arrêter la session',
+  },
   yearReview: {
     open: 'Bilan de l’année',
     title: 'Bilan {{year}}',

@@ -539,6 +539,14 @@ export const itIT: Locale = {
     testFailed: 'Connessione non riuscita: {{message}}',
   },
   testing: { sessions: 'Test: schede sessione', stats: 'Test: schede statistiche' },
+  endSession: {
+    button: 'Termina sessione',
+    title: 'Termina questa sessione',
+    explain: 'Interrompi {{title}} per {{user}}. Il messaggio qui sotto appare prima sul suo schermo.',
+    message: 'Messaggio per lo spettatore (facoltativo)',
+    defaultMessage: 'L’amministratore del server ha interrotto questa riproduzione.',
+    confirm: 'Termina sessione',
+  },
   yearReview: {
     open: 'Anno in rassegna',
     title: 'Il {{year}} in rassegna',

@@ -536,6 +536,14 @@ export const zhCN: Locale = {
     testFailed: '连接失败：{{message}}',
   },
   testing: { sessions: '测试：会话卡片', stats: '测试：统计卡片' },
+  endSession: {
+    button: '结束会话',
+    title: '结束此会话',
+    explain: '为 {{user}} 停止 {{title}}。下面的消息会先显示在其屏幕上。',
+    message: '给观众的消息（可选）',
+    defaultMessage: '服务器管理员已结束此次播放。',
+    confirm: '结束会话',
+  },
   yearReview: {
     open: '年度回顾',
     title: '{{year}} 年度回顾',
