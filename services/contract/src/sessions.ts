@@ -4,7 +4,10 @@ import { z } from 'zod';
 export const endSessionBody = z.object({
   sessionId: z
     .string({ error: 'sessionId is required' })
-    .regex(/^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|\d{1,19})$/, 'must be a media-server session id'),
+    .regex(
+      /^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|\d{1,19})$/,
+      'must be a media-server session id',
+    ),
   message: z.string().trim().max(500, 'must be at most 500 characters').optional(),
 });
 export type EndSessionBody = z.infer<typeof endSessionBody>;

@@ -3,7 +3,11 @@ import { mediaId } from './stats.js';
 
 /** GET /api/getYearInReview: a user's year (userId) or the whole server's, in a time zone (the server's by default). */
 export const yearReviewQuery = z.object({
-  year: z.coerce.number({ error: 'must be a year such as 2026' }).int('must be a whole year').min(2000, 'must be 2000 or later').max(2100, 'must be 2100 or earlier'),
+  year: z.coerce
+    .number({ error: 'must be a year such as 2026' })
+    .int('must be a whole year')
+    .min(2000, 'must be 2000 or later')
+    .max(2100, 'must be 2100 or earlier'),
   userId: mediaId.optional(),
   timeZone: z
     .string()

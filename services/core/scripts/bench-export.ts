@@ -40,19 +40,29 @@ async function main() {
     let lines = 0;
     let peakHeap = 0;
     let chunks = 0;
+    // The largest heap seen in each fifth of the export: flat from the first fifth to the last = bounded memory.
+    const fifths = [0, 0, 0, 0, 0];
+    const [{ total }] = (await db.query<{ total: number }>('SELECT count(*)::int AS total FROM playback_history')) as [{ total: number }];
     const sink = new Writable({
       highWaterMark: 64 * 1024,
       write(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-        peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+        const heap = process.memoryUsage().heapUsed;
+        peakHeap = Math.max(peakHeap, heap);
+        const fifth = Math.min(4, Math.floor(((lines - 1) / Math.max(1, total)) * 5));
+        fifths[fifth] = Math.max(fifths[fifth]!, heap);
         // The first 200 chunks arrive at a slow reader's pace: the export must wait, not pile up lines.
         if (++chunks <= 200) setTimeout(done, 5);
         else done();
       },
     });
     const started = performance.now();
-    const exported = await openHistoryExport(db, servers.map((s) => s.id), { scope: { kind: 'all' }, filters: {}, search: '', sort, desc });
+    const exported = await openHistoryExport(
+      db,
+      servers.map((s) => s.id),
+      { scope: { kind: 'all' }, filters: {}, search: '', sort, desc },
+    );
     await pipeline(Readable.from(exported), sink);
     const seconds = (performance.now() - started) / 1000;
     const mb = (value: number) => Math.round(value / 1024 / 1024);
@@ -63,10 +73,11 @@ async function main() {
       seconds: Number(seconds.toFixed(1)),
       playsPerSecond: Math.round((lines - 1) / seconds),
       peakHeapMb: mb(peakHeap),
+      peakHeapPerFifthMb: fifths.map(mb),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     console.log(
-      `exported ${result.plays} plays (${result.sort}), ${result.csvMb} MB of CSV in ${result.seconds} s; peak heap ${result.peakHeapMb} MB, peak RSS ${result.maxRssMb} MB`,
+      `exported ${result.plays} plays (${result.sort}), ${result.csvMb} MB of CSV in ${result.seconds} s; peak heap ${result.peakHeapMb} MB (per fifth of the export: ${result.peakHeapPerFifthMb.join(', ')} MB), peak RSS ${result.maxRssMb} MB`,
     );
     console.log(JSON.stringify(result));
   } finally {

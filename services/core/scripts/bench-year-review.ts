@@ -69,7 +69,8 @@ async function main() {
       [serverId, Number(argument('users', '5'))],
     );
     // A fresh context per run: the answer cache must not answer.
-    const review = (userId?: string) => new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
+    const review = (userId?: string) =>
+      new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
     const parts = (userId: string | null) => ({
       rollups: () => serverYearFromRollups(db, serverId, year, timeZone),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
@@ -83,7 +84,11 @@ async function main() {
     const serverMs = await timed(runs, () => review());
     const serverParts: Record<string, number> = {};
     for (const [name, work] of Object.entries(parts(null))) serverParts[name] = await timed(runs, work);
-    console.log(`server review: ${serverMs} ms  (${Object.entries(serverParts).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    console.log(
+      `server review: ${serverMs} ms  (${Object.entries(serverParts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
     const userMs: number[] = [];
     for (const user of users) {
       const ms = await timed(runs, () => review(user.user_id));
@@ -92,8 +97,22 @@ async function main() {
     }
     const userParts: Record<string, number> = {};
     if (users[0]) for (const [name, work] of Object.entries(parts(users[0].user_id))) userParts[name] = await timed(runs, work);
-    console.log(`busiest user's parts: ${Object.entries(userParts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    console.log(JSON.stringify({ plays: server.plays, playsInYear: inYear!.plays, year, serverMs, serverParts, userMedianMs: userMs.length ? median(userMs) : null, userParts }));
+    console.log(
+      `busiest user's parts: ${Object.entries(userParts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log(
+      JSON.stringify({
+        plays: server.plays,
+        playsInYear: inYear!.plays,
+        year,
+        serverMs,
+        serverParts,
+        userMedianMs: userMs.length ? median(userMs) : null,
+        userParts,
+      }),
+    );
   } finally {
     await db.close();
     await embedded?.stop();

@@ -27,7 +27,13 @@ async function downloadCsv(path: string, query: Query): Promise<void> {
 /** The history view in force (search, sort, filters; no paging) as CSV. */
 export function exportHistory(scope: HistoryScope, q: Omit<HistoryQuery, 'page' | 'size'>): Promise<void> {
   const scoped =
-    scope.kind === 'user' ? { userId: scope.id } : scope.kind === 'library' ? { libraryId: scope.id } : scope.kind === 'item' ? { itemId: scope.id } : {};
+    scope.kind === 'user'
+      ? { userId: scope.id }
+      : scope.kind === 'library'
+        ? { libraryId: scope.id }
+        : scope.kind === 'item'
+          ? { itemId: scope.id }
+          : {};
   return downloadCsv('/api/exportHistory', {
     search: q.search || undefined,
     sort: q.sort,

@@ -94,6 +94,10 @@ export const activityRoutes = [
     body: endSessionBody,
     response: endSessionAnswer,
     handle: ({ body, runtime, serverId }) =>
-      endSession(runtime.services.mediaServers, { serverId, sessionId: body.sessionId, message: body.message || undefined }, runtime.logger),
+      endSession(
+        runtime.services.mediaServers,
+        { serverId, sessionId: body.sessionId, message: body.message || undefined },
+        runtime.logger,
+      ),
   }),
 ];

@@ -34,7 +34,12 @@ describe.each(['jellyfin', 'emby'] as const)('ending a session on %s', (flavor) 
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toEqual({ message: expect.stringMatching(/^Session ended on /) as unknown });
     expect(sim.control.messages()).toContainEqual(
-      expect.objectContaining({ sessionId: play.sessionId, header: 'Playback stopped', text: 'Server maintenance in 5 minutes, sorry!', timeoutMs: 10_000 }),
+      expect.objectContaining({
+        sessionId: play.sessionId,
+        header: 'Playback stopped',
+        text: 'Server maintenance in 5 minutes, sorry!',
+        timeoutMs: 10_000,
+      }),
     );
     const stopped = sim.control.play(play.playId);
     expect(stopped?.active).toBe(false);

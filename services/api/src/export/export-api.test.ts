@@ -13,15 +13,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(cell), (cell = '');
-    else if (char === '\r' && text[i + 1] === '\n') {
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
       row.push(cell);
       rows.push(row);
-      (row = []), (cell = ''), i++;
+      row = [];
+      cell = '';
+      i++;
     } else cell += char;
   }
   expect(cell, 'the file ends with a line end').toBe('');
@@ -122,8 +128,18 @@ Break', false)`,
     ['searched', '&search=android', '&search=android'],
     [
       'filtered by play method and library',
-      `&filters=${encodeURIComponent(JSON.stringify([{ field: 'PlayMethod', value: ['Transcode', 'DirectPlay'] }, { field: 'ParentId', value: 'movies' }]))}`,
-      `&filters=${encodeURIComponent(JSON.stringify([{ field: 'PlayMethod', value: ['Transcode', 'DirectPlay'] }, { field: 'ParentId', value: 'movies' }]))}`,
+      `&filters=${encodeURIComponent(
+        JSON.stringify([
+          { field: 'PlayMethod', value: ['Transcode', 'DirectPlay'] },
+          { field: 'ParentId', value: 'movies' },
+        ]),
+      )}`,
+      `&filters=${encodeURIComponent(
+        JSON.stringify([
+          { field: 'PlayMethod', value: ['Transcode', 'DirectPlay'] },
+          { field: 'ParentId', value: 'movies' },
+        ]),
+      )}`,
     ],
   ];
   it.each(views)('history %s: the same plays in the same order', async (_name, viewQuery, exportQuery) => {
@@ -157,7 +173,7 @@ Break', false)`,
     expect(text).toContain(',"Zoë, ""the boss""",u1,');
     const formulas = await csv('/api/exportHistory?userId=u2');
     expect(formulas.text).toContain(",'=cmd|calc,u2,");
-    expect(formulas.text).toContain(',\'@Android,');
+    expect(formulas.text).toContain(",'@Android,");
     expect(formulas.text).toContain(`,"'+Plus, the ""movie""",`);
     const plain = await fetch(`${harness.url}/api/exportHistory?userId=u2`, { headers: { authorization: `Bearer ${token}` } });
     expect([...new Uint8Array(await plain.arrayBuffer()).subarray(0, 2)]).toEqual([0x49, 0x64]);

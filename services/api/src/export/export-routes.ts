@@ -42,7 +42,10 @@ export const exportRoutes = [
     query: historyExportQuery,
     produces: 'text/csv',
     handle: async ({ query, runtime, serverId, res }) =>
-      sendCsv(res, await runtime.services.exports.history(query, serverId === ALL_SERVERS ? undefined : serverId, serverId === ALL_SERVERS)),
+      sendCsv(
+        res,
+        await runtime.services.exports.history(query, serverId === ALL_SERVERS ? undefined : serverId, serverId === ALL_SERVERS),
+      ),
   }),
   route({
     method: 'get',

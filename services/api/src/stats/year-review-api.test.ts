@@ -64,9 +64,25 @@ describe('year in review API', () => {
     const items = {
       m1: { itemId: 'm1', itemName: 'Heat', itemType: 'Movie', libraryId: 'movies' },
       m2: { itemId: 'm2', itemName: 'Alien', itemType: 'Movie', libraryId: 'movies' },
-      e1: { itemId: 'e1', itemName: 'Secrets', itemType: 'Episode', libraryId: 'shows', seriesId: 's1', seriesName: 'Dark', seasonId: 's1-1' },
+      e1: {
+        itemId: 'e1',
+        itemName: 'Secrets',
+        itemType: 'Episode',
+        libraryId: 'shows',
+        seriesId: 's1',
+        seriesName: 'Dark',
+        seasonId: 's1-1',
+      },
       e2: { itemId: 'e2', itemName: 'Lies', itemType: 'Episode', libraryId: 'shows', seriesId: 's1', seriesName: 'Dark', seasonId: 's1-1' },
-      e3: { itemId: 'e3', itemName: 'Ghosts', itemType: 'Episode', libraryId: 'shows', seriesId: 's1', seriesName: 'Dark', seasonId: 's1-2' },
+      e3: {
+        itemId: 'e3',
+        itemName: 'Ghosts',
+        itemType: 'Episode',
+        libraryId: 'shows',
+        seriesId: 's1',
+        seriesName: 'Dark',
+        seasonId: 's1-2',
+      },
     };
     const play = (key: string, who: keyof typeof users, what: keyof typeof items, at: string, playedSeconds: number): PlayToRecord => ({
       serverId,
@@ -124,7 +140,13 @@ describe('year in review API', () => {
     });
     expect(alice.FirstPlay).toEqual({ Date: '2024-12-31T23:30:00.000Z', Title: 'Alien', UserName: 'Alice' });
     expect(alice.LastPlay).toEqual({ Date: '2025-07-14T12:00:00.000Z', Title: 'Alien', UserName: 'Alice' });
-    expect(alice.Server).toEqual({ Plays: 7, WatchSeconds: 20500, ActiveUsers: 2, AveragePlaysPerUser: 3.5, AverageWatchSecondsPerUser: 10250 });
+    expect(alice.Server).toEqual({
+      Plays: 7,
+      WatchSeconds: 20500,
+      ActiveUsers: 2,
+      AveragePlaysPerUser: 3.5,
+      AverageWatchSecondsPerUser: 10250,
+    });
   });
 
   it("the server's year: totals, busiest day and hour from the rollups", async () => {
@@ -157,7 +179,15 @@ describe('year in review API', () => {
 
   it('a year without plays answers zeros and nulls', async () => {
     const carol = await review('year=2025&userId=u3&timeZone=Europe/Paris');
-    expect(carol).toMatchObject({ Plays: 0, WatchSeconds: 0, TopItems: [], TopSeries: [], TopGenres: [], BusiestDay: null, BusiestHour: null });
+    expect(carol).toMatchObject({
+      Plays: 0,
+      WatchSeconds: 0,
+      TopItems: [],
+      TopSeries: [],
+      TopGenres: [],
+      BusiestDay: null,
+      BusiestHour: null,
+    });
     expect([carol.LongestBinge, carol.FirstPlay, carol.LastPlay]).toEqual([null, null, null]);
   });
 

@@ -125,7 +125,10 @@ export interface HistorySelection {
 }
 
 /** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
-export function selectHistory(serverId: string | string[], request: Pick<HistoryRequest, 'scope' | 'filters' | 'search'>): HistorySelection {
+export function selectHistory(
+  serverId: string | string[],
+  request: Pick<HistoryRequest, 'scope' | 'filters' | 'search'>,
+): HistorySelection {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
     bind.push(value);

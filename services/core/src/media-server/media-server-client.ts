@@ -287,13 +287,21 @@ export abstract class MediaServerClient {
   /** Stops what a session plays (POST /Sessions/{id}/Playing/Stop); 'not_found' when the session is gone. Not retried. */
   async stopPlayback(sessionId: string, options: RequestOptions = {}): Promise<void> {
     const id = canonicalMediaServerId(sessionId, 'session id');
-    await this.postCommand(`/Sessions/${id}/Playing/Stop`, { body: this.playstateBody('Stop'), signal: options.signal, notFound: `session ${id} not found` });
+    await this.postCommand(`/Sessions/${id}/Playing/Stop`, {
+      body: this.playstateBody('Stop'),
+      signal: options.signal,
+      notFound: `session ${id} not found`,
+    });
   }
 
   /** Shows a message on a session's client (POST /Sessions/{id}/Message); 'not_found' when the session is gone. */
   async sendMessage(sessionId: string, message: SessionMessage, options: RequestOptions = {}): Promise<void> {
     const id = canonicalMediaServerId(sessionId, 'session id');
-    await this.postCommand(`/Sessions/${id}/Message`, { ...this.messageRequest(message), signal: options.signal, notFound: `session ${id} not found` });
+    await this.postCommand(`/Sessions/${id}/Message`, {
+      ...this.messageRequest(message),
+      signal: options.signal,
+      notFound: `session ${id} not found`,
+    });
   }
 
   /** Jellyfin's Playing/{command} takes no body; Emby's requires a PlaystateRequest. */
@@ -307,7 +315,10 @@ export abstract class MediaServerClient {
   }
 
   /** A POST answered with no content (204); commands are not idempotent, so never retried. */
-  private postCommand(path: string, request: { query?: QueryParams; body?: unknown; signal?: AbortSignal; notFound: string }): Promise<void> {
+  private postCommand(
+    path: string,
+    request: { query?: QueryParams; body?: unknown; signal?: AbortSignal; notFound: string },
+  ): Promise<void> {
     return this.execute({ method: 'POST', path, ...request }, async (res) => {
       await res.body?.cancel();
     });

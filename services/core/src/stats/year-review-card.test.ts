@@ -26,7 +26,7 @@ describe('year in review card', () => {
     expect(svg).toContain('Tom &#38; &#60;Jerry&#62;');
     expect(svg).not.toContain('<Jerry>');
     expect(svg).toContain('1. A &#34;quoted&#34; &#38; very lon…');
-    expect(svg).toContain("100% of the average viewer&#39;s time (10 h)");
+    expect(svg).toContain('100% of the average viewer&#39;s time (10 h)');
     expect(svg).toContain('Busiest day 2025-03-01 · busiest hour 21:00');
   });
 

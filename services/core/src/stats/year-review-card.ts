@@ -56,7 +56,11 @@ ${text(420, 230, 72, `${review.Plays.toLocaleString('en-US')} plays`, 'fill="#f8
 ${text(60, 275, 24, comparison, 'fill="#cbd5e1"')}
 ${list('Top titles', 60, review.TopItems)}
 ${list('Top series', 440, review.TopSeries)}
-${list('Top genres', 820, review.TopGenres.map((genre) => ({ Name: genre.Genre, WatchSeconds: genre.WatchSeconds })))}
+${list(
+  'Top genres',
+  820,
+  review.TopGenres.map((genre) => ({ Name: genre.Genre, WatchSeconds: genre.WatchSeconds })),
+)}
 ${text(60, 560, 22, facts.join(' · ') || 'No plays this year', 'fill="#94a3b8"')}
 </svg>`;
 }

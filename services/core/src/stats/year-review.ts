@@ -47,7 +47,10 @@ export class YearReviewService {
   private async compute(serverId: string, { year, timeZone, userId }: { year: number; timeZone: string; userId: string | null }) {
     let userName: string | null = null;
     if (userId) {
-      const [user] = await this.db.query<{ name: string }>('SELECT name FROM media_users WHERE server_id = $1 AND id = $2', [serverId, userId]);
+      const [user] = await this.db.query<{ name: string }>('SELECT name FROM media_users WHERE server_id = $1 AND id = $2', [
+        serverId,
+        userId,
+      ]);
       if (!user) throw AppError.notFound(`No user has the Id ${userId} on this media server`);
       userName = user.name;
     }

@@ -157,7 +157,12 @@ export function SessionCard({
       <div>
         <div className="flex flex-wrap gap-2">
           {detail && (
-            <button type="button" className="btn-secondary px-2 py-1 text-xs" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>
+            <button
+              type="button"
+              className="btn-secondary px-2 py-1 text-xs"
+              aria-expanded={showJson}
+              onClick={() => setShowJson(!showJson)}
+            >
               {t('home.session.json')}
             </button>
           )}

@@ -72,15 +72,33 @@ function Review({ review, hour12 }: { review: YearReviewAnswer; hour12: boolean 
         />
       </div>
       <div className="mb-4 grid grid-cols-1 gap-4 lg:grid-cols-3">
-        <Top title={t('yearReview.topItems')} rows={review.TopItems.map((r) => ({ key: r.Id, name: r.Name, seconds: r.WatchSeconds, plays: r.Plays }))} />
-        <Top title={t('yearReview.topSeries')} rows={review.TopSeries.map((r) => ({ key: r.Id, name: r.Name, seconds: r.WatchSeconds, plays: r.Plays }))} />
-        <Top title={t('yearReview.topGenres')} rows={review.TopGenres.map((r) => ({ key: r.Genre, name: r.Genre, seconds: r.WatchSeconds, plays: r.Plays }))} />
+        <Top
+          title={t('yearReview.topItems')}
+          rows={review.TopItems.map((r) => ({ key: r.Id, name: r.Name, seconds: r.WatchSeconds, plays: r.Plays }))}
+        />
+        <Top
+          title={t('yearReview.topSeries')}
+          rows={review.TopSeries.map((r) => ({ key: r.Id, name: r.Name, seconds: r.WatchSeconds, plays: r.Plays }))}
+        />
+        <Top
+          title={t('yearReview.topGenres')}
+          rows={review.TopGenres.map((r) => ({ key: r.Genre, name: r.Genre, seconds: r.WatchSeconds, plays: r.Plays }))}
+        />
       </div>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <Figure
           label={t('yearReview.longestBinge')}
           value={binge ? formatDuration(binge.WatchSeconds) : t('common.na')}
-          note={binge ? t('yearReview.binge', { title: binge.Title, count: binge.Plays, user: binge.UserName, date: formatDateTime(binge.Start, hour12) }) : undefined}
+          note={
+            binge
+              ? t('yearReview.binge', {
+                  title: binge.Title,
+                  count: binge.Plays,
+                  user: binge.UserName,
+                  date: formatDateTime(binge.Start, hour12),
+                })
+              : undefined
+          }
         />
         <Figure
           label={t('yearReview.firstPlay')}
