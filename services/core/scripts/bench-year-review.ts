@@ -17,10 +17,9 @@ import { YearReviewService } from '../src/stats/year-review.js';
 import {
   activeUsers,
   firstAndLast,
-  genresOfYear,
   longestBinge,
   serverYearFromRollups,
-  topOfYear,
+  topsOfYear,
   userYearFromHistory,
 } from '../src/stats/year-review-queries.js';
 
@@ -75,8 +74,7 @@ async function main() {
       rollups: () => serverYearFromRollups(db, serverId, year, timeZone),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
-      top: () => topOfYear(db, serverId, year, timeZone, userId),
-      genres: () => genresOfYear(db, serverId, year, timeZone, userId),
+      tops: () => topsOfYear(db, serverId, year, timeZone, userId),
       binge: () => longestBinge(db, serverId, year, timeZone, userId),
       firstAndLast: () => firstAndLast(db, serverId, year, timeZone, userId),
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { YearReviewAnswer } from '@reelstat/contract';
-import { hoursText, yearReviewPng, yearReviewSvg } from './year-review-card.js';
+import { durationText, yearReviewPng, yearReviewSvg } from './year-review-card.js';
 
 const review: YearReviewAnswer = {
   Year: 2025,
@@ -36,7 +36,13 @@ describe('year in review card', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
   });
 
-  it('writes hours with one decimal below ten', () => {
-    expect([hoursText(1800), hoursText(36_000), hoursText(4_000_000)]).toEqual(['0.5 h', '10 h', '1,111 h']);
+  it('writes minutes under an hour, hours with one decimal under ten', () => {
+    expect([durationText(20), durationText(1800), durationText(5400), durationText(36_000), durationText(4_000_000)]).toEqual([
+      '0 min',
+      '30 min',
+      '1.5 h',
+      '10 h',
+      '1,111 h',
+    ]);
   });
 });

@@ -17,8 +17,10 @@ function clip(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
 
-export function hoursText(seconds: number): string {
+/** A watch time as people say it: minutes under an hour, hours with one decimal under ten, whole hours above. */
+export function durationText(seconds: number): string {
   const hours = seconds / 3600;
+  if (hours < 1) return `${Math.round(seconds / 60)} min`;
   return hours >= 10 ? `${Math.round(hours).toLocaleString('en-US')} h` : `${hours.toFixed(1)} h`;
 }
 
@@ -32,8 +34,8 @@ export function yearReviewSvg(review: YearReviewAnswer, serverName: string): str
   const average = review.Server.AverageWatchSecondsPerUser;
   const comparison =
     review.UserId && average > 0
-      ? `${Math.round((review.WatchSeconds / average) * 100)}% of the average viewer's time (${hoursText(average)})`
-      : `${review.Server.ActiveUsers} viewers, ${hoursText(average)} each on average`;
+      ? `${Math.round((review.WatchSeconds / average) * 100)}% of the average viewer's time (${durationText(average)})`
+      : `${review.Server.ActiveUsers} viewers, ${durationText(average)} each on average`;
   const list = (title: string, x: number, rows: Array<{ Name: string; WatchSeconds: number }>) =>
     [
       text(x, 330, 24, title, 'fill="#94a3b8" font-weight="bold"'),
@@ -43,7 +45,7 @@ export function yearReviewSvg(review: YearReviewAnswer, serverName: string): str
   const facts = [
     review.BusiestDay ? `Busiest day ${review.BusiestDay.Date}` : null,
     review.BusiestHour ? `busiest hour ${String(review.BusiestHour.Hour).padStart(2, '0')}:00` : null,
-    review.LongestBinge ? `longest binge ${hoursText(review.LongestBinge.WatchSeconds)} (${clip(review.LongestBinge.Title, 24)})` : null,
+    review.LongestBinge ? `longest binge ${durationText(review.LongestBinge.WatchSeconds)} (${clip(review.LongestBinge.Title, 24)})` : null,
   ].filter((fact): fact is string => fact !== null);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}" font-family="${FONT}">
 <defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e1b4b"/></linearGradient></defs>
@@ -51,7 +53,7 @@ export function yearReviewSvg(review: YearReviewAnswer, serverName: string): str
 <rect x="0" y="0" width="12" height="100%" fill="#22d3ee"/>
 ${text(60, 80, 30, `Reelstat · ${review.Year} in review`, 'fill="#22d3ee" font-weight="bold"')}
 ${text(60, 140, 48, clip(who, 36), 'fill="#f8fafc" font-weight="bold"')}
-${text(60, 230, 72, hoursText(review.WatchSeconds), 'fill="#f8fafc" font-weight="bold"')}
+${text(60, 230, 72, durationText(review.WatchSeconds), 'fill="#f8fafc" font-weight="bold"')}
 ${text(420, 230, 72, `${review.Plays.toLocaleString('en-US')} plays`, 'fill="#f8fafc" font-weight="bold"')}
 ${text(60, 275, 24, comparison, 'fill="#cbd5e1"')}
 ${list('Top titles', 60, review.TopItems)}

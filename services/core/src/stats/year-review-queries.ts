@@ -88,66 +88,65 @@ export interface Ranked extends Figures {
   type: string | null;
 }
 
-/** The top movies and tracks (what is not an episode) and the top series, by watched time then plays. */
-export async function topOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
-  const rows = await db.query<{ kind: string; id: string; name: string; type: string | null; plays: number; seconds: number }>(
-    `WITH plays AS (
-       SELECT item_id, item_name, item_type, series_id, series_name, played_seconds FROM playback_history WHERE ${PLAYS_OF_YEAR}
-     )
-     (SELECT 'item' AS kind, item_id AS id, max(item_name) AS name, max(item_type) AS type, count(*)::int AS plays,
-        sum(played_seconds)::bigint AS seconds
-      FROM plays WHERE series_id IS NULL GROUP BY item_id ORDER BY seconds DESC, plays DESC, name LIMIT ${YEAR_TOP_LIMIT})
-     UNION ALL
-     (SELECT 'series', series_id, max(series_name), 'Series', count(*)::int, sum(played_seconds)::bigint AS seconds
-      FROM plays WHERE series_id IS NOT NULL GROUP BY series_id ORDER BY seconds DESC, 5 DESC, 3 LIMIT ${YEAR_TOP_LIMIT})`,
-    [serverId, year, timeZone, userId],
-  );
-  const shape = (row: (typeof rows)[number]): Ranked => ({
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    plays: row.plays,
-    seconds: Number(row.seconds),
-  });
-  return { items: rows.filter((r) => r.kind === 'item').map(shape), series: rows.filter((r) => r.kind === 'series').map(shape) };
-}
-
-/** Genres of the year's plays: each play counts for every genre of what played, or of its series when it has none. */
-export async function genresOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
-  const rows = await db.query<{ genre: string; plays: number; seconds: number }>(
-    `WITH per_item AS (
+/**
+ * The top movies and tracks (what is not an episode), the top series and the top genres, by watched time then
+ * plays, from one pass over the year's plays. That pass reads only columns the covering indexes carry
+ * (history_started_cover, or history_user_cover for a user), so it never visits the table's rows; names come
+ * from the items table (or, for an item a sync removed, from one of its plays).
+ */
+export async function topsOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
+    `WITH per_item AS MATERIALIZED (
        SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
        FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
+     ), top_items AS (
+       SELECT item_id AS id, plays, seconds FROM per_item WHERE series_id IS NULL
+       ORDER BY seconds DESC, plays DESC, item_id LIMIT ${YEAR_TOP_LIMIT}
+     ), top_series AS (
+       SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
+       GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
      ), tagged AS (
        SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
        UNION ALL
        SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
        WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
+     ), ranked AS (
+       SELECT 'item' AS kind, id, plays, seconds FROM top_items
+       UNION ALL SELECT 'series', id, plays, seconds FROM top_series
+       UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
+                  ORDER BY 4 DESC, 3 DESC, 2 LIMIT ${YEAR_TOP_LIMIT})
      )
-     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM tagged GROUP BY genre
-     ORDER BY seconds DESC, plays DESC, genre LIMIT ${YEAR_TOP_LIMIT}`,
+     SELECT r.kind, r.id, r.plays, r.seconds,
+       CASE WHEN r.kind = 'genre' THEN r.id ELSE COALESCE(i.name, named.name) END AS name,
+       CASE WHEN r.kind = 'series' THEN 'Series' ELSE COALESCE(i.type, named.type) END AS type
+     FROM ranked r
+     LEFT JOIN items i ON r.kind <> 'genre' AND i.server_id = $1 AND i.id = r.id
+     LEFT JOIN LATERAL (
+       SELECT CASE WHEN r.kind = 'series' THEN h.series_name ELSE h.item_name END AS name, h.item_type AS type
+       FROM playback_history h
+       WHERE r.kind <> 'genre' AND i.id IS NULL AND h.server_id = $1 AND (CASE WHEN r.kind = 'series' THEN h.series_id ELSE h.item_id END) = r.id
+       LIMIT 1
+     ) AS named ON true
+     ORDER BY r.kind, r.seconds DESC, r.plays DESC, name`,
     [serverId, year, timeZone, userId],
   );
-  return rows.map((row) => ({ genre: row.genre, plays: row.plays, seconds: Number(row.seconds) }));
+  const of = (kind: string): Ranked[] =>
+    rows
+      .filter((row) => row.kind === kind)
+      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
+  return { items: of('item'), series: of('series'), genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })) };
 }
 
 /**
  * The longest binge: a run of one user's plays where each starts at most BINGE_GAP_MINUTES after the previous
- * one ended (its start plus its watched seconds), the run with the most watched seconds.
+ * one ended (its start plus its watched seconds), the run with the most watched seconds. The runs are found on
+ * narrow rows (user, start, seconds: all in the covering indexes); only the winning run's plays are read for
+ * its title (the series or film it is mostly made of).
  */
 export async function longestBinge(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
-  const [row] = await db.query<{
-    user_id: string;
-    user_name: string;
-    started_at: Date;
-    ended_at: Date;
-    plays: number;
-    seconds: number;
-    title: string;
-  }>(
+  const [run] = await db.query<{ user_id: string; started_at: Date; ended_at: Date; plays: number; seconds: number }>(
     `WITH plays AS (
-       SELECT user_id, user_name, started_at, played_seconds, COALESCE(series_name, item_name) AS title,
-         started_at + make_interval(secs => played_seconds) AS ended_at
+       SELECT user_id, started_at, played_seconds, started_at + make_interval(secs => played_seconds) AS ended_at
        FROM playback_history WHERE ${PLAYS_OF_YEAR}
      ), marked AS (
        SELECT *, CASE WHEN started_at - lag(ended_at) OVER (PARTITION BY user_id ORDER BY started_at)
@@ -156,21 +155,25 @@ export async function longestBinge(db: Database, serverId: string, year: number,
      ), runs AS (
        SELECT *, sum(starts_run) OVER (PARTITION BY user_id ORDER BY started_at ROWS UNBOUNDED PRECEDING) AS run FROM marked
      )
-     SELECT user_id, max(user_name) AS user_name, min(started_at) AS started_at, max(ended_at) AS ended_at, count(*)::int AS plays,
-       sum(played_seconds)::bigint AS seconds, mode() WITHIN GROUP (ORDER BY title) AS title
+     SELECT user_id, min(started_at) AS started_at, max(ended_at) AS ended_at, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
      FROM runs GROUP BY user_id, run HAVING count(*) > 1
      ORDER BY seconds DESC, plays DESC, started_at LIMIT 1`,
     [serverId, year, timeZone, userId],
   );
-  if (!row) return null;
+  if (!run) return null;
+  const [named] = await db.query<{ user_name: string; title: string }>(
+    `SELECT max(user_name) AS user_name, mode() WITHIN GROUP (ORDER BY COALESCE(series_name, item_name)) AS title
+     FROM playback_history WHERE server_id = $1 AND user_id = $2 AND started_at >= $3 AND started_at <= $4`,
+    [serverId, run.user_id, run.started_at, run.ended_at],
+  );
   return {
-    userId: row.user_id,
-    userName: row.user_name,
-    start: new Date(row.started_at).toISOString(),
-    end: new Date(row.ended_at).toISOString(),
-    plays: row.plays,
-    seconds: Number(row.seconds),
-    title: row.title,
+    userId: run.user_id,
+    userName: named?.user_name ?? run.user_id,
+    start: new Date(run.started_at).toISOString(),
+    end: new Date(run.ended_at).toISOString(),
+    plays: run.plays,
+    seconds: Number(run.seconds),
+    title: named?.title ?? '',
   };
 }
 

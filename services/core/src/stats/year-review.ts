@@ -6,10 +6,9 @@ import { yearReviewPng } from './year-review-card.js';
 import {
   activeUsers,
   firstAndLast,
-  genresOfYear,
   longestBinge,
   serverYearFromRollups,
-  topOfYear,
+  topsOfYear,
   userYearFromHistory,
   type Ranked,
 } from './year-review-queries.js';
@@ -54,12 +53,11 @@ export class YearReviewService {
       if (!user) throw AppError.notFound(`No user has the Id ${userId} on this media server`);
       userName = user.name;
     }
-    const [server, active, own, top, genres, binge, ends] = await Promise.all([
+    const [server, active, own, top, binge, ends] = await Promise.all([
       serverYearFromRollups(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
-      topOfYear(this.db, serverId, year, timeZone, userId),
-      genresOfYear(this.db, serverId, year, timeZone, userId),
+      topsOfYear(this.db, serverId, year, timeZone, userId),
       longestBinge(this.db, serverId, year, timeZone, userId),
       firstAndLast(this.db, serverId, year, timeZone, userId),
     ]);
@@ -74,7 +72,7 @@ export class YearReviewService {
       WatchSeconds: figures.total.seconds,
       TopItems: top.items.map(ranked),
       TopSeries: top.series.map(ranked),
-      TopGenres: genres.map((row) => ({ Genre: row.genre, Plays: row.plays, WatchSeconds: row.seconds })),
+      TopGenres: top.genres.map((row) => ({ Genre: row.genre, Plays: row.plays, WatchSeconds: row.seconds })),
       BusiestDay: figures.busiestDay
         ? { Date: figures.busiestDay.date, Plays: figures.busiestDay.plays, WatchSeconds: figures.busiestDay.seconds }
         : null,
