@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { ApiError } from './api/client';
 import { apiBase } from './api/api-base';
-import { useConfig, useSetupState } from './api/auth';
+import { useConfig, useMe, useSetupState } from './api/auth';
+import { takeOidcOutcome } from './api/oidc-return';
 import { getStoredToken, STORAGE } from './store/preferences';
 import { startTokenRenewal } from './api/token-renewal';
 import { Toaster } from './components/toasts';
@@ -13,6 +14,10 @@ import { Panel } from './components/Panel';
 
 const Setup = lazy(() => import('./routes/setup/Setup'));
 const Login = lazy(() => import('./routes/login/Login'));
+const ViewerApp = lazy(() => import('./routes/viewer/ViewerApp').then((module) => ({ default: module.ViewerApp })));
+
+// Once, before anything reads the stored token: an OpenID Connect sign-in comes back in the address's fragment.
+const oidcError = takeOidcOutcome();
 
 // Route-level code splitting: each screen is its own chunk.
 const Home = lazy(() => import('./routes/home/Home'));
@@ -88,8 +93,11 @@ export function App() {
   const setup = useSetupState();
   const hasToken = getStoredToken() !== null;
   const state = setup.data?.state;
+  // Who is signed in decides the app: a viewer gets their own pages, never the administrator's configuration.
+  const me = useMe(state === 2);
+  const viewer = me.data?.role === 'viewer' ? me.data : undefined;
   // With require-login off the config answers without a token, so it is asked for even without one.
-  const config = useConfig(state === 2);
+  const config = useConfig(state === 2 && !me.isLoading && !viewer);
   const denied = config.error instanceof ApiError && (config.error.status === 401 || config.error.status === 403);
 
   // Short-lived login tokens: renewed silently while the dashboard is open (api/token-renewal.ts).
@@ -115,9 +123,11 @@ export function App() {
       </FullScreen>
     );
   else if (state === 0) screen = <Setup step={1} />;
-  else if (state === 1) screen = hasToken ? <Setup step={2} /> : <Login />;
+  else if (state === 1) screen = hasToken ? <Setup step={2} /> : <Login oidcError={oidcError} />;
+  else if (me.isLoading) screen = <Loading />;
+  else if (viewer) screen = <ViewerApp me={viewer} />;
   else if (config.isLoading) screen = <Loading />;
-  else if (denied) screen = hasToken ? <Loading /> : <Login />;
+  else if (denied) screen = hasToken ? <Loading /> : <Login oidcError={oidcError} />;
   else if (config.error)
     screen = (
       <FullScreen>

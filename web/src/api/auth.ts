@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ConfigAnswer, SetupStateAnswer, UpdateInfoAnswer } from '@reelstat/contract';
+import type { ConfigAnswer, MeAnswer, SetupStateAnswer, SignInAnswer, SignInMethodsAnswer, UpdateInfoAnswer } from '@reelstat/contract';
 import { api } from './client';
 import { hashPassword } from '../lib/hash';
 
@@ -46,4 +46,22 @@ export function createUser(username: string, password: string) {
 
 export function configSetup(JF_HOST: string, JF_API_KEY: string) {
   return api<{ message: string }>('/auth/configSetup/', { method: 'POST', body: { JF_HOST, JF_API_KEY } });
+}
+
+/** Who the stored token (or require-login off) belongs to: an admin gets the dashboard, a viewer their own pages. */
+export function useMe(enabled = true) {
+  return useQuery({ queryKey: ['auth', 'me'], queryFn: () => api<MeAnswer>('/auth/me'), enabled, retry: false, staleTime: FIVE_MINUTES });
+}
+
+export function useSignInMethods() {
+  return useQuery({
+    queryKey: ['auth', 'signInMethods'],
+    queryFn: () => api<SignInMethodsAnswer>('/auth/signInMethods', { anonymous: true }),
+    retry: 1,
+  });
+}
+
+/** The media server's own password, as typed: the server passes it on to Jellyfin or Emby and keeps nothing. */
+export function mediaServerLogin(username: string, password: string) {
+  return api<SignInAnswer>('/auth/mediaServerLogin', { method: 'POST', body: { username, password }, anonymous: true });
 }

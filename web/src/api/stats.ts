@@ -83,10 +83,11 @@ export function useLibraryCardStats() {
   });
 }
 
-export function useAllUserActivity() {
+export function useAllUserActivity(enabled = true) {
   return useQuery({
     queryKey: ['stats', 'all-user-activity'],
     queryFn: () => api<UserActivityRow[]>('/stats/getAllUserActivity'),
+    enabled,
     refetchInterval: 60_000,
   });
 }

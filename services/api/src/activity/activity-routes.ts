@@ -32,7 +32,7 @@ export const activityRoutes = [
     path: '/api/getActivityMonitorSettings',
     tag: 'activity',
     summary: 'Activity monitor polling intervals (ms) and recording rules',
-    access: 'authenticated',
+    access: 'admin',
     response: activityMonitorSettingsAnswer,
     handle: async ({ runtime }) => currentSettings(runtime),
   }),
@@ -41,7 +41,7 @@ export const activityRoutes = [
     path: '/api/setActivityMonitorSettings',
     tag: 'activity',
     summary: 'Change the activity monitor intervals (active 500–10000 ms step 100, idle 1000–30000 ms step 1000); applied at the next poll',
-    access: 'authenticated',
+    access: 'admin',
     body: activityMonitorSettingsBody,
     response: setActivityMonitorSettingsAnswer,
     handle: async ({ body, runtime }) => {
@@ -65,7 +65,7 @@ export const activityRoutes = [
     path: '/api/UntrackedUsers',
     tag: 'activity',
     summary: 'Ids of the users whose plays are not recorded',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     response: untrackedUsersAnswer,
     handle: async ({ runtime, serverId }) => listUntrackedUsers(runtime.db, await scopedServerId(runtime, serverId)),
@@ -75,7 +75,7 @@ export const activityRoutes = [
     path: '/api/setUntrackedUsers',
     tag: 'activity',
     summary: 'Toggle whether a user is tracked; answers the updated untracked list',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     body: setUntrackedUsersBody,
     response: untrackedUsersAnswer,
@@ -88,8 +88,8 @@ export const activityRoutes = [
     summary:
       "End a live session: the message (if any) is shown on the viewer's client, then playback stops (the media server's " +
       'Sessions/{id}/Message and Sessions/{id}/Playing/Stop); 404 when the session is gone, 502/503 when the media server fails',
-    // Administrators only: with viewer roles (issue 21, part A) this stays an admin call.
-    access: 'authenticated',
+    // Stopping someone's playback is an administrator's action.
+    access: 'admin',
     servers: 'one',
     body: endSessionBody,
     response: endSessionAnswer,

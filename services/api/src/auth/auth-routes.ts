@@ -1,5 +1,16 @@
 import { AppError, VERSION, linkMediaServer, onMediaServerLinked, readSetupState } from '@reelstat/core';
-import { configSetupAnswer, credentialsBody, loginBody, mediaServerLinkBody, setupStateAnswer, tokenAnswer } from '@reelstat/contract';
+import {
+  configSetupAnswer,
+  credentialsBody,
+  loginBody,
+  mediaServerLinkBody,
+  mediaServerLoginBody,
+  meAnswer,
+  setupStateAnswer,
+  signInAnswer,
+  signInMethodsAnswer,
+  tokenAnswer,
+} from '@reelstat/contract';
 import type { Response } from 'express';
 import { route } from '../http/api-routes.js';
 import { credentialsOf } from './authenticate.js';
@@ -53,14 +64,63 @@ export const authRoutes = [
   }),
   route({
     method: 'post',
+    path: '/auth/mediaServerLogin',
+    tag: 'auth',
+    summary:
+      "Sign in with a Jellyfin or Emby account, checked by the media server (its administrators are admins here, others viewers); rate-limited like /auth/login",
+    access: 'public',
+    servers: 'one',
+    body: mediaServerLoginBody,
+    response: signInAnswer,
+    handle: async ({ body, serverId, req, res, runtime }) =>
+      withRetryAfter(res, () => runtime.services.mediaServerSignIn.signIn({ ...body, serverId }, req.ip ?? 'unknown')),
+  }),
+  route({
+    method: 'get',
+    path: '/auth/signInMethods',
+    tag: 'auth',
+    summary: 'The sign-in methods the login screen offers: media-server accounts, OpenID Connect',
+    access: 'public',
+    response: signInMethodsAnswer,
+    handle: async ({ runtime }) => {
+      const [policy, server] = await Promise.all([
+        runtime.services.settings.get('MEDIA_SERVER_SIGN_IN'),
+        runtime.services.mediaServers.getDefault(),
+      ]);
+      return {
+        mediaServer: { enabled: policy.enabled && server !== undefined, kind: server?.kind ?? null, name: server?.name ?? null },
+        oidc: runtime.services.oidc
+          ? { label: runtime.services.oidc.config.label, startUrl: `${runtime.config.baseUrl}/auth/oidc/start` }
+          : null,
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/auth/me',
+    tag: 'auth',
+    summary: 'Who the credentials belong to, their role, and whether the server-wide cards are open to them',
+    access: 'signed-in',
+    response: meAnswer,
+    handle: async ({ principal, runtime }) => ({
+      username: principal!.username,
+      role: principal!.role,
+      method: principal!.kind,
+      mediaUser: principal!.mediaUser ?? null,
+      serverStats: principal!.role === 'admin' || (await runtime.services.settings.get('VIEWERS_SEE_SERVER_STATS')),
+    }),
+  }),
+  route({
+    method: 'post',
     path: '/auth/renew',
     tag: 'auth',
     summary: 'A fresh login token for the one sent (the dashboard renews silently; refused after TOKEN_RENEW_MAX_HOURS)',
-    access: 'authenticated',
+    access: 'signed-in',
     response: tokenAnswer,
     handle: async ({ req, principal, runtime }) => {
       const { token } = credentialsOf(req.headers);
-      if (principal?.kind !== 'admin' || !token) throw AppError.unauthorized('Renewal needs a login token');
+      const byToken = principal?.kind === 'admin' || principal?.kind === 'media-server' || principal?.kind === 'oidc';
+      if (!byToken || !token) throw AppError.unauthorized('Renewal needs a login token');
       return { token: await runtime.services.auth.renewToken(token) };
     },
   }),

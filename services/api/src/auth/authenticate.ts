@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import type { AdminPrincipal, Runtime } from '@reelstat/core';
+import type { Principal, Runtime } from '@reelstat/core';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** Who is calling, when they proved it (or require-login is off); undefined otherwise. */
-    principal?: AdminPrincipal;
+    principal?: Principal;
   }
 }
 
@@ -27,7 +27,7 @@ export function credentialsOf(headers: Record<string, string | string[] | undefi
 export async function resolvePrincipal(
   runtime: Runtime,
   headers: Record<string, string | string[] | undefined>,
-): Promise<AdminPrincipal | undefined> {
+): Promise<Principal | undefined> {
   const { token, apiKey } = credentialsOf(headers);
   const { auth, apiKeys, settings } = runtime.services;
   if (token) {
@@ -36,10 +36,10 @@ export async function resolvePrincipal(
   }
   if (apiKey) {
     const key = await apiKeys.verify(apiKey);
-    if (key) return { kind: 'api-key', accountId: undefined, username: `api-key:${key.name}` };
+    if (key) return { kind: 'api-key', role: 'admin', accountId: undefined, username: `api-key:${key.name}` };
   }
   if (!(await settings.get('REQUIRE_LOGIN'))) {
-    return { kind: 'anonymous-admin', accountId: undefined, username: (await auth.adminUsername()) ?? 'admin' };
+    return { kind: 'anonymous-admin', role: 'admin', accountId: undefined, username: (await auth.adminUsername()) ?? 'admin' };
   }
   return undefined;
 }

@@ -25,6 +25,8 @@ const PUBLIC = new Set([
   'GET /auth/isConfigured',
   'POST /auth/createuser',
   'POST /auth/login',
+  'POST /auth/mediaServerLogin',
+  'GET /auth/signInMethods',
   'POST /auth/configSetup',
   // Image proxies: loaded by <img>, which cannot send a token; ids and sizes only (docs/security.md).
   'GET /proxy/Items/Images/Primary',

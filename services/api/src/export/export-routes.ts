@@ -26,8 +26,8 @@ async function sendCsv(res: Response, file: CsvExport): Promise<void> {
 }
 
 /*
- * Access: administrators only for now (today every signed-in caller is one). With viewer roles (issue 21, part A)
- * a viewer's export will be limited to their own plays: the route declares it like the history routes do.
+ * Access: a history export is 'own-user' (a viewer exports their own plays: userId = their media-server user;
+ * without it, or with a library or item, a viewer gets 403); the users table is for administrators.
  */
 export const exportRoutes = [
   route({
@@ -36,8 +36,10 @@ export const exportRoutes = [
     tag,
     summary:
       'The history view in force as CSV (search, sort, desc and filters as getHistory takes them; userId, libraryId or itemId for one ' +
-      "user's, library's or item's plays), one play a line, streamed; bom=true starts it with a UTF-8 byte order mark",
-    access: 'authenticated',
+      "user's, library's or item's plays), one play a line, streamed; bom=true starts it with a UTF-8 byte order mark; a viewer " +
+      'exports their own plays (userId)',
+    access: 'own-user',
+    userOf: ({ query }) => query.userId,
     servers: 'all',
     query: historyExportQuery,
     produces: 'text/csv',
@@ -52,7 +54,7 @@ export const exportRoutes = [
     path: '/api/exportUsers',
     tag,
     summary: 'The users table as CSV (search, sort and desc as the table has them)',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'all',
     query: usersExportQuery,
     produces: 'text/csv',

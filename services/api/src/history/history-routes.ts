@@ -8,6 +8,7 @@ import {
   userHistoryBody,
   ALL_SERVERS,
 } from '@reelstat/contract';
+import { AppError } from '@reelstat/core';
 import { route } from '../http/api-routes.js';
 
 const tag = 'history';
@@ -17,22 +18,30 @@ export const historyRoutes = [
     method: 'get',
     path: '/api/getHistory',
     tag,
-    summary: 'All plays, paged (size 10/25/50/100), sorted, searched and filtered (serverId=all: every linked server)',
-    access: 'authenticated',
+    summary:
+      'All plays, paged (size 10/25/50/100), sorted, searched and filtered (serverId=all: every linked server); a viewer gets their own plays',
+    access: 'signed-in',
     servers: 'all',
     query: historyQuery,
     response: historyPageAnswer,
-    handle: ({ query, runtime, serverId }) =>
-      serverId === ALL_SERVERS
+    handle: ({ query, runtime, serverId, viewer }) => {
+      if (viewer) {
+        // A viewer's history is their own plays, on their own server (http/route-access.ts).
+        if (!viewer.mediaUser) throw AppError.forbidden('Your sign-in is not linked to a media-server user');
+        return runtime.services.history.page({ kind: 'user', id: viewer.mediaUser.userId }, query, serverId);
+      }
+      return serverId === ALL_SERVERS
         ? runtime.services.allServers.historyPage(query)
-        : runtime.services.history.page({ kind: 'all' }, query, serverId),
+        : runtime.services.history.page({ kind: 'all' }, query, serverId);
+    },
   }),
   route({
     method: 'post',
     path: '/api/getUserHistory',
     tag,
     summary: "A user's plays, paged like getHistory",
-    access: 'authenticated',
+    access: 'own-user',
+    userOf: ({ body }) => body.userid,
     servers: 'one',
     query: historyQuery,
     body: userHistoryBody,
@@ -44,7 +53,7 @@ export const historyRoutes = [
     path: '/api/getLibraryHistory',
     tag,
     summary: "A library's plays, paged like getHistory",
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     query: historyQuery,
     body: libraryHistoryBody,
@@ -56,7 +65,7 @@ export const historyRoutes = [
     path: '/api/getItemHistory',
     tag,
     summary: "An item's plays (a series or season includes its episodes), paged like getHistory",
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     query: historyQuery,
     body: itemHistoryBody,
@@ -68,7 +77,7 @@ export const historyRoutes = [
     path: '/api/deletePlaybackActivity',
     tag,
     summary: 'Delete plays by id; statistics are corrected in the same transaction',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     body: deletePlaybackBody,
     response: deletePlaybackAnswer,

@@ -1,16 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { findUnstorableText } from './text-input.js';
 import type { z, ZodType } from 'zod';
-import { AppError, type AdminPrincipal, type Runtime } from '@reelstat/core';
+import { AppError, type MediaUserRef, type Principal, type Runtime } from '@reelstat/core';
 import { ALL_SERVERS, serverSelector } from '@reelstat/contract';
+import { checkAccess, checkOwnUser, viewerServerId, type Access } from './route-access.js';
 
-/**
- * Who may call a route:
- * - public: anyone (the short documented list in docs/security.md);
- * - authenticated: a login token, an API key, or anyone when require-login is off;
- * - setup: anyone, but only in the first-run state the handler checks.
- */
-export type Access = 'public' | 'authenticated' | 'setup';
+export type { Access } from './route-access.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
 export interface RouteContext<Body, Query, Params> {
@@ -22,7 +17,13 @@ export interface RouteContext<Body, Query, Params> {
    * means the default server; 'all' only on routes declared with `servers: 'all'`.
    */
   serverId: string | undefined;
-  principal: AdminPrincipal | undefined;
+  principal: Principal | undefined;
+  /**
+   * Set when the caller is a viewer (undefined for administrators): the media-server user whose statistics are
+   * theirs (undefined when their sign-in is linked to no media-server user). Routes declared 'signed-in' answer
+   * a viewer about this user only.
+   */
+  viewer: { mediaUser: MediaUserRef | undefined } | undefined;
   req: Request;
   res: Response;
   runtime: Runtime;
@@ -33,7 +34,13 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   path: string;
   summary: string;
   tag: string;
+  /** Who may call it, checked by ApiRoutes before the handler runs (see http/route-access.ts). */
   access: Access;
+  /**
+   * For access 'own-user': the media-server user id the call is about, from the parsed input. A viewer may
+   * name only their own; anything else is a 403.
+   */
+  userOf?: (input: { body: Body; query: Query; params: Params }) => string | undefined;
   body?: ZodType<Body>;
   query?: ZodType<Query>;
   params?: ZodType<Params>;
@@ -86,10 +93,17 @@ function parse<T>(schema: ZodType<T> | undefined, value: unknown, where: string)
  * Reads `serverId` from the query (first) or the JSON body and checks it: a malformed value or `all` where the
  * call does not take it is a 400, an id no server has is a 404, both in the API's error shape.
  */
-async function resolveServerId(definition: AnyRoute, req: Request, runtime: Runtime): Promise<string | undefined> {
+async function resolveServerId(
+  definition: AnyRoute,
+  req: Request,
+  runtime: Runtime,
+  principal: Principal | undefined,
+): Promise<string | undefined> {
   if (!definition.servers) return undefined;
   const body = req.body as unknown;
   const raw = req.query.serverId ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).serverId : undefined);
+  // A viewer's calls are about the media server their account is on, whatever the default server is.
+  if (principal?.role === 'viewer') return viewerServerId(principal, raw);
   if (raw === undefined || raw === null || raw === '') return undefined;
   const where = req.query.serverId === undefined ? 'body' : 'query';
   const parsed = serverSelector.safeParse(raw);
@@ -110,8 +124,9 @@ async function resolveServerId(definition: AnyRoute, req: Request, runtime: Runt
 }
 
 /**
- * Mounts route definitions on an Express router: parse and validate (400 with what was wrong), check access,
- * call the handler, send JSON. Keeps every definition for the OpenAPI document and the route tests.
+ * Mounts route definitions on an Express router: check access (401 without credentials, 403 for a role the
+ * route does not admit), parse and validate (400 with what was wrong), check a viewer's scope, call the
+ * handler, send JSON. Keeps every definition for the OpenAPI document and the route tests.
  */
 export class ApiRoutes {
   readonly router = Router();
@@ -129,12 +144,14 @@ export class ApiRoutes {
     this.router[definition.method](definition.path, async (req, res, next) => {
       try {
         const principal = req.principal;
-        if (definition.access === 'authenticated' && !principal) throw AppError.unauthorized();
+        await checkAccess(definition, principal, this.runtime);
         const body = parse(definition.body, req.body ?? {}, 'body');
         const query = parse(definition.query, req.query, 'query');
         const params = parse(definition.params, req.params, 'params');
-        const serverId = await resolveServerId(definition, req, this.runtime);
-        const result = await definition.handle({ body, query, params, serverId, principal, req, res, runtime: this.runtime });
+        const serverId = await resolveServerId(definition, req, this.runtime, principal);
+        const viewer = principal?.role === 'viewer' ? { mediaUser: principal.mediaUser } : undefined;
+        if (viewer && definition.access === 'own-user') checkOwnUser(definition.userOf?.({ body, query, params }), viewer.mediaUser);
+        const result = await definition.handle({ body, query, params, serverId, principal, viewer, req, res, runtime: this.runtime });
         if (res.headersSent) return;
         res.status(definition.status ?? 200);
         if (result === undefined) res.end();

@@ -2,6 +2,7 @@ import { z, type ZodType } from 'zod';
 import { VERSION } from '@reelstat/core';
 import { errorAnswer, serverIdParameter } from '@reelstat/contract';
 import { route, type AnyRoute } from '../http/api-routes.js';
+import { SIGNED_IN_ACCESS, type Access } from '../http/route-access.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the route definitions and their zod schemas, so it cannot drift
@@ -59,6 +60,18 @@ function serverParameters(definition: AnyRoute) {
   );
 }
 
+/** When a viewer (docs/security.md, "Roles") is refused, per declared access. */
+const VIEWER_REFUSED: Partial<Record<Access, string>> = {
+  admin: 'Administrators only: a viewer is refused',
+  'own-user': "A viewer naming another user (or another server) is refused",
+  'signed-in': 'A viewer naming another server is refused',
+  'server-stats': "A viewer is refused unless the administrator shares the server's statistics (VIEWERS_SEE_SERVER_STATS)",
+};
+
+function refusedViewer(definition: AnyRoute): string | undefined {
+  return definition.access === 'signed-in' && !definition.servers ? undefined : VIEWER_REFUSED[definition.access];
+}
+
 export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const definition of definitions) {
@@ -67,7 +80,7 @@ export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
       operationId: `${definition.method}${definition.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
       summary: definition.summary,
       tags: [definition.tag],
-      ...(definition.access === 'authenticated' ? {} : { security: [] }),
+      ...(SIGNED_IN_ACCESS.has(definition.access) ? {} : { security: [] }),
       parameters: [
         ...queryParameters(definition.query, 'query'),
         ...serverParameters(definition),
@@ -83,7 +96,8 @@ export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
         ...(definition.body || definition.query || definition.params || definition.servers
           ? { 400: errorResponse('Bad input: what was wrong, per field') }
           : {}),
-        ...(definition.access === 'authenticated' ? { 401: errorResponse('No valid login token or API key') } : {}),
+        ...(SIGNED_IN_ACCESS.has(definition.access) ? { 401: errorResponse('No valid login token or API key') } : {}),
+        ...(refusedViewer(definition) ? { 403: errorResponse(refusedViewer(definition)!) } : {}),
         ...(definition.servers ? { 404: errorResponse('No media server has the serverId given (code media_server_not_found)') } : {}),
       },
     };
@@ -117,7 +131,7 @@ export function apiDocsRoute(definitions: () => readonly AnyRoute[]) {
     path: '/api-docs',
     tag: 'meta',
     summary: 'This OpenAPI 3.1 document (JSON)',
-    access: 'authenticated',
+    access: 'admin',
     handle: async () => {
       cached ??= buildOpenApiDocument(definitions());
       return cached;

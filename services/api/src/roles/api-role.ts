@@ -6,6 +6,8 @@ import { attachSocketGateway } from '../socket/socket-gateway.js';
 import { ApiRoutes } from '../http/api-routes.js';
 import { authenticate } from '../auth/authenticate.js';
 import { authRoutes } from '../auth/auth-routes.js';
+import { signInSettingsRoutes } from '../auth/sign-in-settings-routes.js';
+import { oidcRoutes } from '../auth/oidc-routes.js';
 import { settingsRoutes } from '../settings/settings-routes.js';
 import { apiKeysRoutes } from '../api-keys/api-keys-routes.js';
 import { staticWeb } from '../web/static-web.js';
@@ -28,6 +30,8 @@ import { mediaServersRoutes } from '../media-servers/media-servers-routes.js';
 export function createApiRoutes(runtime: Runtime): ApiRoutes {
   const routes = new ApiRoutes(runtime).add(
     ...authRoutes,
+    ...signInSettingsRoutes,
+    ...oidcRoutes,
     ...settingsRoutes,
     ...mediaServersRoutes,
     ...apiKeysRoutes,

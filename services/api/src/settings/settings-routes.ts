@@ -26,7 +26,7 @@ export const settingsRoutes = [
     path: '/api/getconfig',
     tag: 'settings',
     summary: 'Configuration for the dashboard (never secrets); the media-server fields are those of the serverId server',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     response: configAnswer,
     handle: async ({ runtime, serverId }) => {
@@ -62,7 +62,7 @@ export const settingsRoutes = [
     path: '/api/setconfig',
     tag: 'settings',
     summary: 'Change the media server URL and API key (checked before saving)',
-    access: 'authenticated',
+    access: 'admin',
     body: mediaServerLinkBody,
     response: message,
     handle: async ({ body, runtime }) => {
@@ -82,7 +82,7 @@ export const settingsRoutes = [
     path: '/api/setExternalUrl',
     tag: 'settings',
     summary: 'The media server address users open in their browser (links to items)',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     body: externalUrlBody,
     response: message,
@@ -99,7 +99,7 @@ export const settingsRoutes = [
     path: '/api/setPreferredAdmin',
     tag: 'settings',
     summary: 'Which media-server administrator Reelstat acts as where a user is needed',
-    access: 'authenticated',
+    access: 'admin',
     body: preferredAdmin,
     response: message,
     handle: async ({ body, runtime }) => {
@@ -112,7 +112,7 @@ export const settingsRoutes = [
     path: '/proxy/getAdminUsers',
     tag: 'settings',
     summary: 'Administrators of the media server',
-    access: 'authenticated',
+    access: 'admin',
     servers: 'one',
     response: adminUsersAnswer,
     handle: async ({ runtime, serverId }) => {
@@ -126,11 +126,12 @@ export const settingsRoutes = [
     path: '/api/updateCredentials',
     tag: 'settings',
     summary: 'Change the username and/or password; a password change revokes older tokens',
-    access: 'authenticated',
+    access: 'admin',
     body: updateCredentialsBody,
     response: updateCredentialsAnswer,
     handle: async ({ body, principal, runtime }) => {
-      if (!principal?.accountId) {
+      // Only the local administrator has credentials here: media-server and OIDC passwords live elsewhere.
+      if (principal?.kind !== 'admin' || !principal.accountId) {
         return { isValid: false, errorMessage: 'Log in with the administrator account to change its credentials' };
       }
       return runtime.services.auth.updateCredentials(principal.accountId, {
@@ -145,7 +146,7 @@ export const settingsRoutes = [
     path: '/api/setRequireLogin',
     tag: 'settings',
     summary: 'Turn login on or off (off: anyone who can reach Reelstat acts as the administrator)',
-    access: 'authenticated',
+    access: 'admin',
     body: requireLoginBody,
     response: message,
     handle: async ({ body, runtime }) => {
@@ -160,7 +161,7 @@ export const settingsRoutes = [
     path: '/api/CheckForUpdates',
     tag: 'settings',
     summary: 'Current and latest version (answers within 5 s, even offline)',
-    access: 'authenticated',
+    access: 'admin',
     response: updateInfoAnswer,
     handle: async ({ runtime }) => runtime.services.updates.check(),
   }),

@@ -23,14 +23,15 @@ export async function attachSocketGateway(
     cors: { origin: false },
   });
   // Sockets carry live sessions and task events: the same credentials as the HTTP API are required, given as
-  // the handshake's auth.token (login token) or auth.apiKey, or the usual headers.
+  // the handshake's auth.token (login token) or auth.apiKey, or the usual headers. Every session and task of the
+  // server goes to every socket, so only administrators connect (a viewer's own sessions are an HTTP call).
   io.use((socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; apiKey?: unknown };
     const headers: Record<string, string | string[] | undefined> = { ...socket.handshake.headers };
     if (typeof auth.token === 'string') headers.authorization = `Bearer ${auth.token}`;
     if (typeof auth.apiKey === 'string') headers['x-api-token'] = auth.apiKey;
     resolvePrincipal(runtime, headers).then(
-      (principal) => (principal ? next() : next(new Error('unauthorized'))),
+      (principal) => (principal?.role === 'admin' ? next() : next(new Error(principal ? 'forbidden' : 'unauthorized'))),
       () => next(new Error('unauthorized')),
     );
   });

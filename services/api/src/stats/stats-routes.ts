@@ -32,6 +32,7 @@ import {
 } from '@reelstat/contract';
 import type { ZodType } from 'zod';
 import { route, type AnyRoute } from '../http/api-routes.js';
+import type { Access } from '../http/route-access.js';
 
 /**
  * A statistics read: a route that parses its input (the body of a POST, the query of a GET), needs a login
@@ -46,13 +47,16 @@ function read<Input, Result>(
   response: ZodType<Result>,
   answer: (stats: StatisticsService, input: Input, serverId: string | undefined) => Promise<Result>,
   all?: (reads: AllServersReads, input: Input) => Promise<unknown>,
+  access: Access = 'admin',
+  userOf?: (input: Input) => string,
 ): AnyRoute {
   return route({
     method,
     path,
     tag: 'statistics',
     summary: all ? `${summary} (serverId=all: every linked server)` : summary,
-    access: 'authenticated',
+    access,
+    ...(userOf ? { userOf: ({ body, query }: { body: unknown; query: unknown }) => userOf((method === 'get' ? query : body) as Input) } : {}),
     servers: all ? 'all' : 'one',
     ...(input ? (method === 'get' ? { query: input } : { body: input }) : {}),
     response,
@@ -67,25 +71,25 @@ function read<Input, Result>(
 /** SPEC.md §7 `/stats/*`, one row each, in the order of the OpenAPI document. */
 // prettier-ignore
 export const statsRoutes: AnyRoute[] = [
-  read('post', '/stats/getMostViewedByType', 'Top 5 movies, series or tracks by plays over a window of days', itemTypeBody, itemCardAnswer, (s, body, id) => s.mostViewedByType(body, id), (a, body) => a.mostViewedByType(body)),
-  read('post', '/stats/getMostPopularByType', 'Top 5 movies, series or tracks by distinct viewers over a window of days', itemTypeBody, itemCardAnswer, (s, body, id) => s.mostPopularByType(body, id), (a, body) => a.mostPopularByType(body)),
-  read('post', '/stats/getMostViewedLibraries', 'Top 5 libraries by plays over a window of days', daysBody, libraryCardAnswer, (s, body, id) => s.mostViewedLibraries(body, id), (a, body) => a.mostViewedLibraries(body)),
-  read('post', '/stats/getMostUsedClient', 'Top 5 clients by plays over a window of days', daysBody, clientCardAnswer, (s, body, id) => s.mostUsedClients(body, id), (a, body) => a.mostUsedClients(body)),
+  read('post', '/stats/getMostViewedByType', 'Top 5 movies, series or tracks by plays over a window of days', itemTypeBody, itemCardAnswer, (s, body, id) => s.mostViewedByType(body, id), (a, body) => a.mostViewedByType(body), 'server-stats'),
+  read('post', '/stats/getMostPopularByType', 'Top 5 movies, series or tracks by distinct viewers over a window of days', itemTypeBody, itemCardAnswer, (s, body, id) => s.mostPopularByType(body, id), (a, body) => a.mostPopularByType(body), 'server-stats'),
+  read('post', '/stats/getMostViewedLibraries', 'Top 5 libraries by plays over a window of days', daysBody, libraryCardAnswer, (s, body, id) => s.mostViewedLibraries(body, id), (a, body) => a.mostViewedLibraries(body), 'server-stats'),
+  read('post', '/stats/getMostUsedClient', 'Top 5 clients by plays over a window of days', daysBody, clientCardAnswer, (s, body, id) => s.mostUsedClients(body, id), (a, body) => a.mostUsedClients(body), 'server-stats'),
   read('post', '/stats/getMostActiveUsers', 'Top 5 users by plays over a window of days', daysBody, userCardAnswer, (s, body, id) => s.mostActiveUsers(body, id), (a, body) => a.mostActiveUsers(body)),
-  read('post', '/stats/getPlaybackMethodStats', 'Plays per playback method over a window of days', daysBody, playMethodCardAnswer, (s, body, id) => s.playbackMethods(body, id), (a, body) => a.playbackMethods(body)),
-  read('get', '/stats/getLibraryOverview', 'Content counts per library (movies, series, seasons, episodes, tracks)', undefined, libraryOverviewAnswer, (s, _input, id) => s.libraryOverview(id), (a) => a.libraryOverview()),
+  read('post', '/stats/getPlaybackMethodStats', 'Plays per playback method over a window of days', daysBody, playMethodCardAnswer, (s, body, id) => s.playbackMethods(body, id), (a, body) => a.playbackMethods(body), 'server-stats'),
+  read('get', '/stats/getLibraryOverview', 'Content counts per library (movies, series, seasons, episodes, tracks)', undefined, libraryOverviewAnswer, (s, _input, id) => s.libraryOverview(id), (a) => a.libraryOverview(), 'server-stats'),
   read('get', '/stats/getLibraryMetadata', 'Files and bytes per library', undefined, libraryMetadataAnswer, (s, _input, id) => s.libraryMetadata(id)),
   read('get', '/stats/getLibraryCardStats', 'Library cards: content, runtime, all-time plays and last activity', undefined, libraryCardStatsAnswer, (s, _input, id) => s.libraryCards(id)),
   read('get', '/stats/getAllUserActivity', 'The users table: all-time plays and watch time, last play and last seen', undefined, userActivityAnswer, (s, _input, id) => s.allUserActivity(id), (a) => a.allUserActivity()),
-  read('post', '/stats/getUserLastPlayed', 'The last 15 different things a user played', userIdBody, lastPlayedAnswer, (s, body, id) => s.userLastPlayed(body.userid, id)),
+  read('post', '/stats/getUserLastPlayed', 'The last 15 different things a user played', userIdBody, lastPlayedAnswer, (s, body, id) => s.userLastPlayed(body.userid, id), undefined, 'own-user', (body) => body.userid),
   read('post', '/stats/getLibraryLastPlayed', 'The last 15 different things played in a library', libraryIdBody, lastPlayedAnswer, (s, body, id) => s.libraryLastPlayed(body.libraryid, id)),
-  read('post', '/stats/getGlobalUserStats', "A user's plays and watched seconds over the last hours (9999 days: all time)", globalUserBody, globalStatsAnswer, (s, body, id) => s.userTotals(body.userid, body.hours, id)),
+  read('post', '/stats/getGlobalUserStats', "A user's plays and watched seconds over the last hours (9999 days: all time)", globalUserBody, globalStatsAnswer, (s, body, id) => s.userTotals(body.userid, body.hours, id), undefined, 'own-user', (body) => body.userid),
   read('post', '/stats/getGlobalLibraryStats', "A library's plays and watched seconds over the last hours", globalLibraryBody, globalStatsAnswer, (s, body, id) => s.libraryTotals(body.libraryid, body.hours, id)),
   read('post', '/stats/getGlobalItemStats', "An item's plays and watched seconds over the last hours (a series or season includes its episodes)", globalItemBody, globalStatsAnswer, (s, body, id) => s.itemTotals(body.itemid, body.hours, id)),
-  read('get', '/stats/getGenreUserStats', "A user's genres: the top 15 by watched seconds and the top 15 by plays", genreUserQuery, genreStatsAnswer, (s, query, id) => s.userGenres(query.userid, id)),
+  read('get', '/stats/getGenreUserStats', "A user's genres: the top 15 by watched seconds and the top 15 by plays", genreUserQuery, genreStatsAnswer, (s, query, id) => s.userGenres(query.userid, id), undefined, 'own-user', (query) => query.userid),
   read('get', '/stats/getGenreLibraryStats', "A library's genres: the top 15 by watched seconds and the top 15 by plays", genreLibraryQuery, genreStatsAnswer, (s, query, id) => s.libraryGenres(query.libraryid, id)),
   route({
-    method: 'post', path: '/stats/getLibraryItemsWithStats', tag: 'statistics', access: 'authenticated',
+    method: 'post', path: '/stats/getLibraryItemsWithStats', tag: 'statistics', access: 'admin',
     summary: "A library's movies, series or tracks with all-time plays and watched seconds; with size/page/sort/desc/search in the query, the paged result",
     body: libraryIdBody, query: libraryItemsQuery, response: itemsAnswer.or(libraryItemsPage), servers: 'one',
     handle: async ({ body, query, runtime, serverId }) => {
@@ -94,7 +98,7 @@ export const statsRoutes: AnyRoute[] = [
     },
   }),
   read('post', '/stats/getLibraryItemsPlayMethodStats', 'Plays and watched seconds per playback method in a library over the last hours', playMethodStatsBody, playMethodStatsAnswer, (s, body, id) => s.libraryPlaybackMethods(body.libraryid, body.hours, id)),
-  read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('day', query, id), (a, query) => a.views('day', query)),
-  read('get', '/stats/getViewsByDays', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('weekday', query, id), (a, query) => a.views('weekday', query)),
-  read('get', '/stats/getViewsByHour', 'Plays and watched seconds per library per hour of the day, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('hour', query, id), (a, query) => a.views('hour', query)),
+  read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('day', query, id), (a, query) => a.views('day', query), 'server-stats'),
+  read('get', '/stats/getViewsByDays', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('weekday', query, id), (a, query) => a.views('weekday', query), 'server-stats'),
+  read('get', '/stats/getViewsByHour', 'Plays and watched seconds per library per hour of the day, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('hour', query, id), (a, query) => a.views('hour', query), 'server-stats'),
 ];

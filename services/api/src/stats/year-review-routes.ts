@@ -4,8 +4,8 @@ import { route } from '../http/api-routes.js';
 const tag = 'statistics';
 
 /*
- * Access: administrators for now (every signed-in caller is one today). With viewer roles (issue 21, part A) a
- * viewer may read only their own year (userId = their own media-server user) and the server's year if allowed.
+ * Access 'own-user': administrators read any user's year or the server's; a viewer reads their own year only
+ * (userId = their media-server user; the server's averages it is compared with name nobody).
  */
 export const yearReviewRoutes = [
   route({
@@ -15,7 +15,8 @@ export const yearReviewRoutes = [
     summary:
       "A user's year (userId) or the whole server's: watch time, plays, top titles, series and genres, busiest day and hour, longest binge, " +
       "first and last play, and the server's average per viewer; in timeZone (default: the server's)",
-    access: 'authenticated',
+    access: 'own-user',
+    userOf: ({ query }) => query.userId,
     servers: 'one',
     query: yearReviewQuery,
     response: yearReviewAnswer,
@@ -26,7 +27,8 @@ export const yearReviewRoutes = [
     path: '/api/getYearInReviewCard',
     tag,
     summary: 'The year in review as a shareable 1200×630 PNG card (same query as getYearInReview)',
-    access: 'authenticated',
+    access: 'own-user',
+    userOf: ({ query }) => query.userId,
     servers: 'one',
     query: yearReviewQuery,
     produces: 'image/png',

@@ -18,7 +18,7 @@ export const utilsRoutes = [
     path: '/utils/geolocateIp',
     tag: 'utilities',
     summary: 'City, country, postcode, network and coordinates of a public IP address (GeoLite2); private addresses: 400',
-    access: 'authenticated',
+    access: 'admin',
     body: geolocateBody,
     response: geolocationAnswer,
     handle: ({ body, runtime }) => geolocation(runtime).locate(body.ipAddress),

@@ -5,12 +5,8 @@ import type { Logger } from '../logging/logger.js';
 import { clientPasswordDigest, hashPassword, verifyPassword } from './password-hash.js';
 import { signToken, verifyToken } from './tokens.js';
 import type { LoginRateLimiter } from './login-rate-limiter.js';
-
-export interface AdminPrincipal {
-  kind: 'admin' | 'api-key' | 'anonymous-admin';
-  accountId: number | undefined;
-  username: string;
-}
+import type { Principal } from './principal.js';
+import { SignInAccounts, type ExternalIdentity, type SignInAccount } from './sign-in-accounts.js';
 
 interface AccountRow {
   id: number;
@@ -22,8 +18,13 @@ interface AccountRow {
 /** Per-username failures allowed, as a multiple of the per-address limit (LOGIN_MAX_FAILURES). */
 const USERNAME_LIMIT_FACTOR = 4;
 
-/** Accounts, logins and tokens. There is one administrator account (SPEC.md §6). */
+/**
+ * Accounts, logins and tokens. There is one local administrator account (SPEC.md §6); everyone else signs in
+ * with a media-server account or OpenID Connect (sign_in_accounts, docs/security.md).
+ */
 export class AuthService {
+  readonly signInAccounts: SignInAccounts;
+
   constructor(
     private readonly db: Database,
     private readonly config: Pick<
@@ -32,7 +33,9 @@ export class AuthService {
     >,
     private readonly limiter: LoginRateLimiter,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.signInAccounts = new SignInAccounts(db);
+  }
 
   async hasAdmin(): Promise<boolean> {
     const [row] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_accounts');
@@ -97,6 +100,22 @@ export class AuthService {
     return { token: this.issueToken(account) };
   }
 
+  /**
+   * Runs a sign-in checked elsewhere (the media server) under the same limits as a local login: counted per
+   * client address and per username before the check, given back on success.
+   */
+  async limitedAttempt<T>(kind: string, username: string, address: string, attempt: () => Promise<T>): Promise<T> {
+    // Counted apart from local logins: the dashboard's one form tries the local administrator first, so a typo
+    // would otherwise count twice.
+    const addressKey = `${kind}:address:${address}`;
+    const userKey = `${kind}:user:${username.trim().toLowerCase()}`;
+    await this.reserveAttempt(addressKey, this.config.loginMaxFailures);
+    await this.reserveAttempt(userKey, this.config.loginMaxFailures * USERNAME_LIMIT_FACTOR);
+    const result = await attempt();
+    await Promise.all([this.limiter.reset(addressKey), this.limiter.reset(userKey)]);
+    return result;
+  }
+
   private async reserveAttempt(key: string, limit: number, what = 'failed logins'): Promise<void> {
     const waitSeconds = await this.limiter.reserve(key, limit);
     if (waitSeconds > 0) {
@@ -107,15 +126,19 @@ export class AuthService {
   }
 
   /** The principal behind a login token, or undefined when it is invalid, expired or revoked. */
-  async authenticateToken(token: string): Promise<AdminPrincipal | undefined> {
+  async authenticateToken(token: string): Promise<Principal | undefined> {
     const claims = verifyToken(token, this.config.jwtSecret);
     if (!claims) return undefined;
+    if (claims.src === 'sign-in') {
+      const signedIn = await this.signInAccounts.find(claims.sub);
+      return signedIn && signedIn.tokenVersion === claims.ver ? SignInAccounts.principalOf(signedIn) : undefined;
+    }
     const [account] = await this.db.query<AccountRow>(
       'SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1',
       [claims.sub],
     );
     if (!account || account.token_version !== claims.ver) return undefined;
-    return { kind: 'admin', accountId: account.id, username: account.username };
+    return { kind: 'admin', role: 'admin', accountId: account.id, username: account.username };
   }
 
   /**
@@ -172,15 +195,44 @@ export class AuthService {
    */
   async renewToken(token: string): Promise<string> {
     const claims = verifyToken(token, this.config.jwtSecret);
+    if (claims?.src === 'sign-in') {
+      const signedIn = await this.signInAccounts.find(claims.sub);
+      if (!signedIn || signedIn.tokenVersion !== claims.ver) throw AppError.unauthorized('The login token is not valid; log in again');
+      const authTime = claims.auth_time ?? claims.iat;
+      this.checkRenewable(authTime);
+      return this.issueSignInToken(signedIn, authTime);
+    }
     const [account] = claims
       ? await this.db.query<AccountRow>('SELECT id, username, password_hash, token_version FROM admin_accounts WHERE id = $1', [claims.sub])
       : [];
     if (!claims || !account || account.token_version !== claims.ver)
       throw AppError.unauthorized('The login token is not valid; log in again');
     const authTime = claims.auth_time ?? claims.iat;
+    this.checkRenewable(authTime);
+    return this.issueToken(account, authTime);
+  }
+
+  private checkRenewable(authTime: number): void {
     if (Date.now() / 1000 - authTime > this.config.tokenRenewMaxHours * 3600)
       throw AppError.unauthorized('The login is too old to be renewed; log in again');
-    return this.issueToken(account, authTime);
+  }
+
+  /**
+   * Records a media-server or OpenID Connect sign-in (whose password or ID token the caller has checked) and
+   * returns a login token for it.
+   */
+  async signInExternal(identity: ExternalIdentity): Promise<{ token: string; role: Principal['role'] }> {
+    const account = await this.signInAccounts.record(identity);
+    this.logger.info({ username: account.username, method: account.method, role: account.role }, 'signed in');
+    return { token: this.issueSignInToken(account), role: account.role };
+  }
+
+  private issueSignInToken(account: SignInAccount, authTime = Math.floor(Date.now() / 1000)): string {
+    return signToken(
+      { sub: account.id, ver: account.tokenVersion, auth_time: authTime, src: 'sign-in' },
+      this.config.jwtSecret,
+      this.config.tokenTtlHours * 3600,
+    );
   }
 
   private issueToken(account: AccountRow, authTime = Math.floor(Date.now() / 1000)): string {

@@ -10,6 +10,8 @@ export interface TokenClaims {
   iat: number;
   exp: number;
   auth_time?: number;
+  /** 'sign-in': `sub` is a sign_in_accounts id (media-server or OIDC sign-in); absent: the local administrator. */
+  src?: 'sign-in';
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');

@@ -67,6 +67,21 @@ export const envSchema = z.object({
   TOKEN_RENEW_MAX_HOURS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(87_600).default(168),
   LOGIN_MAX_FAILURES: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(5),
   LOGIN_LOCKOUT_MINUTES: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1440).default(15),
+  // OpenID Connect sign-in (docs/security.md): on when OIDC_ISSUER and OIDC_CLIENT_ID are set.
+  OIDC_ISSUER: optionalUrl(['https:', 'http:']),
+  OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  OIDC_LABEL: z.string().trim().min(1).max(60).default('OpenID Connect'),
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .default('openid profile email groups')
+    .refine((value) => value.split(/\s+/).includes('openid'), 'must include openid'),
+  OIDC_ADMIN_GROUPS: z.string().trim().max(2000).default(''),
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(100).default('groups'),
+  OIDC_USERNAME_CLAIM: z.string().trim().min(1).max(100).default('preferred_username'),
+  OIDC_LINK_CLAIM: z.string().trim().min(1).max(100).default('preferred_username'),
+  OIDC_REDIRECT_URL: optionalUrl(['https:', 'http:']),
   ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
   ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
   MEDIA_SERVER_URL: optionalUrl(['http:', 'https:']),

@@ -25,6 +25,8 @@ export interface AppConfig {
   loginLockoutMinutes: number;
   /** First administrator created at start-up when set (GitOps); the password is plain text here. */
   bootstrapAdmin: { username: string; password: string } | undefined;
+  /** OpenID Connect sign-in, when OIDC_ISSUER and OIDC_CLIENT_ID are set (docs/security.md). */
+  oidc: OidcConfig | undefined;
   /** Media-server link applied at start-up when set (GitOps). */
   bootstrapMediaServer: { url: string; apiKey: string } | undefined;
   updateCheckUrl: string;
@@ -71,6 +73,24 @@ export interface AppConfig {
     uploadMaxBytes: number;
     compress: boolean;
   };
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Absent: a public client (PKCE only). */
+  clientSecret: string | undefined;
+  /** The button says "Sign in with <label>". */
+  label: string;
+  scopes: string;
+  /** Members of any of these groups are admins; everyone else a viewer. */
+  adminGroups: string[];
+  groupsClaim: string;
+  usernameClaim: string;
+  /** The claim whose value names the media-server user the person is (their "own" statistics). */
+  linkClaim: string;
+  /** Set: the redirect URI registered at the provider; absent: derived from the request (…/auth/oidc/callback). */
+  redirectUrl: string | undefined;
 }
 
 export interface BackupS3Config {
@@ -137,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const pairs: Array<[keyof typeof parsed.data, keyof typeof parsed.data]> = [
       ['ADMIN_USERNAME', 'ADMIN_PASSWORD'],
       ['MEDIA_SERVER_URL', 'MEDIA_SERVER_API_KEY'],
+      ['OIDC_ISSUER', 'OIDC_CLIENT_ID'],
       ['BACKUP_S3_ACCESS_KEY_ID', 'BACKUP_S3_SECRET_ACCESS_KEY'],
     ];
     for (const [a, b] of pairs) {
@@ -171,6 +192,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginLockoutMinutes: values.LOGIN_LOCKOUT_MINUTES,
     bootstrapAdmin:
       values.ADMIN_USERNAME && values.ADMIN_PASSWORD ? { username: values.ADMIN_USERNAME, password: values.ADMIN_PASSWORD } : undefined,
+    oidc:
+      values.OIDC_ISSUER && values.OIDC_CLIENT_ID
+        ? {
+            issuer: values.OIDC_ISSUER,
+            clientId: values.OIDC_CLIENT_ID,
+            clientSecret: values.OIDC_CLIENT_SECRET,
+            label: values.OIDC_LABEL,
+            scopes: values.OIDC_SCOPES,
+            adminGroups: values.OIDC_ADMIN_GROUPS.split(',')
+              .map((group) => group.trim())
+              .filter(Boolean),
+            groupsClaim: values.OIDC_GROUPS_CLAIM,
+            usernameClaim: values.OIDC_USERNAME_CLAIM,
+            linkClaim: values.OIDC_LINK_CLAIM,
+            redirectUrl: values.OIDC_REDIRECT_URL,
+          }
+        : undefined,
     bootstrapMediaServer:
       values.MEDIA_SERVER_URL && values.MEDIA_SERVER_API_KEY
         ? { url: values.MEDIA_SERVER_URL, apiKey: values.MEDIA_SERVER_API_KEY }

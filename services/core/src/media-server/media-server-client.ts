@@ -26,7 +26,7 @@ import type { MediaLibrary, VirtualFolderInfo } from './schemas/library.js';
 import { customQueryResponseSchema, type PlaybackReportingResult } from './schemas/playback-reporting.js';
 import { sessionInfoSchema, type SessionInfo } from './schemas/session.js';
 import { publicSystemInfoSchema, systemInfoSchema, type PublicSystemInfo, type SystemInfo } from './schemas/system-info.js';
-import type { UserDto } from './schemas/user.js';
+import { authenticationResultSchema, type AuthenticationResult, type UserDto } from './schemas/user.js';
 import { describeIssues, parseWireJson } from './schemas/wire.js';
 import { Semaphore } from './semaphore.js';
 
@@ -120,6 +120,8 @@ interface HttpRequest {
   passStatus?: readonly number[];
   /** Replaces the generic "not found" text for a 404. */
   notFound?: string;
+  /** Sent without the API key: a sign-in is checked as the person, not with Reelstat's administrator key. */
+  withoutApiKey?: boolean;
 }
 
 /** Where a response came from, for error messages. */
@@ -142,6 +144,7 @@ export abstract class MediaServerClient {
   private readonly retry: RetryPolicy;
   private readonly semaphore: Semaphore;
   private readonly authorization: string;
+  private readonly authorizationWithoutKey: string;
 
   protected constructor(options: MediaServerClientOptions, baseUrl: string) {
     const d = MEDIA_SERVER_CLIENT_DEFAULTS;
@@ -160,13 +163,9 @@ export abstract class MediaServerClient {
     this.pageSize = positiveInt(options.pageSize ?? d.pageSize, 'pageSize');
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
-    this.authorization = authorizationHeader({
-      Client: 'Reelstat',
-      Device: options.deviceName ?? d.deviceName,
-      DeviceId: options.deviceId ?? d.deviceId,
-      Version: VERSION,
-      Token: options.apiKey,
-    });
+    const device = { Client: 'Reelstat', Device: options.deviceName ?? d.deviceName, DeviceId: options.deviceId ?? d.deviceId, Version: VERSION };
+    this.authorization = authorizationHeader({ ...device, Token: options.apiKey });
+    this.authorizationWithoutKey = authorizationHeader(device);
   }
 
   /** Requests in flight and waiting (for metrics and tests). */
@@ -188,6 +187,29 @@ export abstract class MediaServerClient {
 
   async getAdminUsers(options: RequestOptions = {}): Promise<UserDto[]> {
     return (await this.getUsers(options)).filter((u) => u.Policy?.IsAdministrator === true);
+  }
+
+  /**
+   * Checks a person's username and password with the media server (POST /Users/AuthenticateByName, sent
+   * without the API key), then ends the media-server session it opened: only the answer is kept, never the
+   * password or the session's token. Wrong credentials are `unauthorized`.
+   */
+  async authenticateByName(username: string, password: string, options: RequestOptions = {}): Promise<AuthenticationResult> {
+    const path = '/Users/AuthenticateByName';
+    const result = await this.requestJson(
+      { method: 'POST', path, body: { Username: username, Pw: password }, signal: options.signal, withoutApiKey: true },
+      authenticationResultSchema,
+    );
+    await this.execute(
+      {
+        method: 'POST',
+        path: '/Sessions/Logout',
+        headers: { Authorization: `${this.authorizationWithoutKey}, Token="${encodeURIComponent(result.AccessToken)}"` },
+        withoutApiKey: true,
+      },
+      async () => undefined,
+    ).catch((error: unknown) => this.logger?.warn({ err: String(error) }, 'could not end the sign-in check session on the media server'));
+    return result;
   }
 
   // ---------------------------------------------------------------- libraries and items
@@ -479,8 +501,8 @@ export abstract class MediaServerClient {
     const maxAttempts = idempotent ? this.retry.retries + 1 : 1;
     const headers: Record<string, string> = {
       'User-Agent': `Reelstat/${VERSION}`,
-      Authorization: this.authorization,
-      ...this.extraAuthHeaders(this.apiKey),
+      Authorization: request.withoutApiKey ? this.authorizationWithoutKey : this.authorization,
+      ...(request.withoutApiKey ? {} : this.extraAuthHeaders(this.apiKey)),
       ...request.headers,
     };
     let body: string | undefined;

@@ -4,6 +4,8 @@ import type { Database } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { AuthService } from '../auth/auth-service.js';
+import { MediaServerSignIn } from '../auth/media-server-sign-in.js';
+import { OidcSignIn } from '../auth/oidc-sign-in.js';
 import { ApiKeyService } from '../auth/api-key-service.js';
 import { InMemoryLoginRateLimiter, RedisLoginRateLimiter, type LoginRateLimiter } from '../auth/login-rate-limiter.js';
 import { AppSettings } from '../settings/app-settings.js';
@@ -24,6 +26,10 @@ import { YearReviewService } from '../stats/year-review.js';
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
   auth: AuthService;
+  /** Sign-in with a Jellyfin or Emby account. */
+  mediaServerSignIn: MediaServerSignIn;
+  /** Sign-in with OpenID Connect, when configured (OIDC_*). */
+  oidc: OidcSignIn | undefined;
   apiKeys: ApiKeyService;
   settings: AppSettings;
   mediaServers: MediaServerLinks;
@@ -63,11 +69,15 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   const statistics = new StatisticsService(db, reads);
   const history = new HistoryService(db, reads, bus);
   const allServers = new AllServersReads(reads, statistics, history);
+  const auth = new AuthService(db, config, limiter, logger.child({ component: 'auth' }));
+  const mediaServers = new MediaServerLinks(db, secretBox);
   return {
-    auth: new AuthService(db, config, limiter, logger.child({ component: 'auth' })),
+    auth,
+    mediaServerSignIn: new MediaServerSignIn(auth, mediaServers, settings, logger.child({ component: 'auth' })),
+    oidc: config.oidc ? new OidcSignIn(config.oidc, auth, db, config.jwtSecret, logger.child({ component: 'oidc' })) : undefined,
     apiKeys: new ApiKeyService(db),
     settings,
-    mediaServers: new MediaServerLinks(db, secretBox),
+    mediaServers,
     updates: new UpdateChecker(config.updateCheckUrl),
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     statistics,

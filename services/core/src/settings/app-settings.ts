@@ -23,6 +23,13 @@ export const settingSchemas = {
   BACKUP_EXCLUDED_TABLES: z.array(z.string()),
   /** How many backup files the BackupTask keeps (the newest). */
   BACKUP_RETENTION: z.number().int().min(1).max(1000),
+  /** Whether viewers see the home page's server-wide cards (top items, libraries, clients, charts). */
+  VIEWERS_SEE_SERVER_STATS: z.boolean(),
+  /**
+   * Sign-in with a media-server account: on by default once a server is linked; `onlyUsers` (media-server user
+   * ids), when not empty, limits it to those users.
+   */
+  MEDIA_SERVER_SIGN_IN: z.object({ enabled: z.boolean(), onlyUsers: z.array(z.string().max(64)).max(1000) }),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -41,6 +48,8 @@ export const settingDefaults: { [K in SettingKey]: SettingValue<K> } = {
   TASK_LOG_RETENTION_DAYS: 30,
   BACKUP_EXCLUDED_TABLES: [],
   BACKUP_RETENTION: 5,
+  VIEWERS_SEE_SERVER_STATS: false,
+  MEDIA_SERVER_SIGN_IN: { enabled: true, onlyUsers: [] },
 };
 
 /** How long another replica's change may take to be seen here. Changes made through this process are immediate. */

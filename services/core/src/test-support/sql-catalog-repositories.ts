@@ -57,6 +57,15 @@ export const REPOSITORY_SQL_CATALOG: Record<string, (repositories: Repositories)
   'auth/login': ({ auth }) => auth.login('admin', clientPasswordDigest('catalog-1'), '127.0.0.1'),
   'auth/admin-username': ({ auth }) => auth.adminUsername(),
   'auth/update-credentials': ({ auth }) => auth.updateCredentials(1, { username: 'admin' }),
+  'auth/sign-in-external': ({ auth, serverId }) =>
+    auth.signInExternal({
+      method: 'media-server',
+      subject: `${serverId}:u1`,
+      username: 'Alice',
+      role: 'viewer',
+      mediaUser: { serverId, userId: 'u1' },
+    }),
+  'auth/sign-in-account': ({ auth }) => auth.signInAccounts.find(1),
   'keys/create': ({ apiKeys }) => apiKeys.create('catalog'),
   'keys/list': ({ apiKeys }) => apiKeys.list(),
   'keys/verify': ({ apiKeys }) => apiKeys.verify('not-a-key'),

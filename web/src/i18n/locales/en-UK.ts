@@ -70,6 +70,9 @@ export const enUK = {
     password: 'Password',
     login: 'Log in',
     signingIn: 'Signing in…',
+    signInWith: 'Sign in with {{provider}}',
+    myStats: 'My statistics',
+    notLinked: 'Your sign-in is not linked to a media-server user; ask the administrator to check the user names.',
     errors: {
       network: 'Network error: no response from the server',
       invalidLogin: 'Invalid username or password ({{status}})',

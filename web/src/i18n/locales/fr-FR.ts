@@ -71,6 +71,9 @@ export const frFR: Locale = {
     password: 'Mot de passe',
     login: 'Se connecter',
     signingIn: 'Connexion…',
+    signInWith: 'Se connecter avec {{provider}}',
+    myStats: 'Mes statistiques',
+    notLinked: 'Votre connexion n’est liée à aucun utilisateur du serveur multimédia ; demandez à l’administrateur de vérifier les noms d’utilisateur.',
     errors: {
       network: 'Erreur réseau : aucune réponse du serveur',
       invalidLogin: 'Identifiant ou mot de passe incorrect ({{status}})',

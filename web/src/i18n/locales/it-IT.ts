@@ -71,6 +71,9 @@ export const itIT: Locale = {
     password: 'Password',
     login: 'Accedi',
     signingIn: 'Accesso…',
+    signInWith: 'Accedi con {{provider}}',
+    myStats: 'Le mie statistiche',
+    notLinked: 'Il tuo accesso non è collegato a nessun utente del media server; chiedi all’amministratore di controllare i nomi utente.',
     errors: {
       network: 'Errore di rete: nessuna risposta dal server',
       invalidLogin: 'Nome utente o password non validi ({{status}})',

@@ -72,6 +72,9 @@ export const zhCN: Locale = {
     password: '密码',
     login: '登录',
     signingIn: '正在登录…',
+    signInWith: '使用 {{provider}} 登录',
+    myStats: '我的统计',
+    notLinked: '您的登录未关联到媒体服务器用户；请让管理员检查用户名。',
     errors: {
       network: '网络错误：服务器无响应',
       invalidLogin: '用户名或密码错误（{{status}}）',

@@ -12,7 +12,8 @@ import { STORAGE, usePreference } from '../../store/preferences';
 /** User and library selectors and the timeline; it renders only with a user and at least one library. */
 export function TimelineView({ fixedUserId }: { fixedUserId?: string }) {
   const { t } = useTranslation();
-  const users = useAllUserActivity();
+  // The users list is for choosing one; with the user fixed (a user's page, a viewer's own) it is not asked for.
+  const users = useAllUserActivity(!fixedUserId);
   const libraries = useLibraries();
   const [storedUser, setStoredUser] = usePreference<string>(STORAGE.timelineUser, '');
   const [selected, setSelected] = usePreference<string[]>(STORAGE.timelineLibraries, []);

@@ -14,9 +14,11 @@ import { TimelineView } from '../timeline/TimelineView';
 
 type Tab = 'overview' | 'activity' | 'timeline';
 
-export default function UserDetail() {
+/** One user's page; a viewer's own page passes their id (`ownUserId`) instead of reading it from the address. */
+export default function UserDetail({ ownUserId }: { ownUserId?: string }) {
   const { t } = useTranslation();
-  const { userId = '' } = useParams();
+  const params = useParams();
+  const userId = ownUserId ?? params.userId ?? '';
   const user = useUserDetails(userId);
   const genres = useGenreUserStats(userId);
   const lastPlayed = useUserLastPlayed(userId);

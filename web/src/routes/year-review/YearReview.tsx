@@ -115,15 +115,36 @@ function Review({ review, hour12 }: { review: YearReviewAnswer; hour12: boolean 
   );
 }
 
-/** The year in review of the server or (`?user=`) of one user, with its shareable PNG card. */
-export default function YearReview() {
+/** Whose year: the whole server or one of its users (administrators only: it lists every user). */
+function WhoSelect({ value, onChange }: { value: string; onChange: (user: string) => void }) {
+  const { t } = useTranslation();
+  const users = useAllUserActivity();
+  return (
+    <label className="flex items-center gap-2">
+      <span className="text-sm text-gray-400">{t('yearReview.who')}</span>
+      <select className="input" value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('yearReview.wholeServer')}</option>
+        {(users.data ?? []).map((user) => (
+          <option key={user.UserId} value={user.UserId}>
+            {user.UserName}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * The year in review of the server or (`?user=`) of one user, with its shareable PNG card. A viewer's page
+ * passes their own id (`ownUserId`): no choice of user, and no way to the server's year.
+ */
+export default function YearReview({ ownUserId }: { ownUserId?: string }) {
   const { t } = useTranslation();
   const [hour12] = usePreference(STORAGE.hour12, false);
   const [params, setParams] = useSearchParams();
   const thisYear = new Date().getFullYear();
   const year = Number(params.get('year')) || thisYear;
-  const userId = params.get('user') ?? undefined;
-  const users = useAllUserActivity();
+  const userId = ownUserId ?? params.get('user') ?? undefined;
   const review = useYearReview({ year, userId });
   const [card, setCard] = useState<{ url: string; fileName: string } | null>(null);
   useEffect(() => () => (card ? URL.revokeObjectURL(card.url) : undefined), [card]);
@@ -162,17 +183,7 @@ export default function YearReview() {
               ))}
             </select>
           </label>
-          <label className="flex items-center gap-2">
-            <span className="text-sm text-gray-400">{t('yearReview.who')}</span>
-            <select className="input" value={userId ?? ''} onChange={(event) => choose({ user: event.target.value })}>
-              <option value="">{t('yearReview.wholeServer')}</option>
-              {(users.data ?? []).map((user) => (
-                <option key={user.UserId} value={user.UserId}>
-                  {user.UserName}
-                </option>
-              ))}
-            </select>
-          </label>
+          {!ownUserId && <WhoSelect value={userId ?? ''} onChange={(user) => choose({ user })} />}
           <button type="button" className="btn-primary" onClick={() => void makeCard()}>
             {t('yearReview.card')}
           </button>
@@ -191,7 +202,7 @@ export default function YearReview() {
       </Panel>
       {userId && (
         <p className="mt-4">
-          <Link className="link" to={`/users/${userId}`}>
+          <Link className="link" to={ownUserId ? '/' : `/users/${userId}`}>
             {t('yearReview.backToUser')}
           </Link>
         </p>

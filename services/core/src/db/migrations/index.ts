@@ -12,6 +12,7 @@ import { webhooks } from './0010-webhooks.js';
 import { managedMediaServers } from './0011-managed-media-servers.js';
 import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
+import { signInAccounts } from './0014-sign-in-accounts.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   managedMediaServers,
   webhookDeliveryWakeup,
   libraryChartRollups,
+  signInAccounts,
 ];

@@ -33,3 +33,11 @@ export const userDtoSchema = z.object({
   Policy: userPolicySchema.optional(),
 });
 export type UserDto = z.infer<typeof userDtoSchema>;
+
+/** POST /Users/AuthenticateByName: the fields a sign-in reads (the session part is ignored). */
+export const authenticationResultSchema = z.object({
+  User: userDtoSchema,
+  AccessToken: z.string().min(1),
+  ServerId: z.string().optional(),
+});
+export type AuthenticationResult = z.infer<typeof authenticationResultSchema>;

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { ensureReady, recordPlays, sim, simUsers, until, api, adminToken, type SimUser } from './helpers.js';
+
+const VIEWER_PASSWORD = 'viewer-e2e-pass';
+
+let viewer: SimUser;
+let other: SimUser;
+
+test.beforeAll(async () => {
+  await ensureReady();
+  [viewer, other] = (await simUsers()) as [SimUser, SimUser];
+  // A media-server user who is not an administrator there, with a password of their own.
+  await sim(`/users/${viewer.id}`, { password: VIEWER_PASSWORD, isAdministrator: false }, 'PATCH');
+  // Plays by the viewer (the first user) and by someone else (the second).
+  await recordPlays(2);
+  const token = await adminToken();
+  const viewerId = viewer.id.replace(/-/g, '').toLowerCase();
+  await until('the viewer’s play in the history', async () => {
+    const page = await api<{ results: Array<{ UserId: string }> }>('/api/getHistory?size=100', { token });
+    return page.results.some((row) => row.UserId === viewerId);
+  });
+});
+
+test('a viewer signs in with their media-server account and sees only their own pages', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(viewer.name);
+  await page.getByLabel('Password', { exact: true }).fill(VIEWER_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+
+  // Their own page: their name, their statistics; no administrator navigation.
+  await expect(page.getByRole('heading', { name: viewer.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'My statistics' })).toBeVisible();
+  for (const adminOnly of ['Settings', 'Users', 'Libraries', 'Activity', 'Statistics'])
+    await expect(page.getByRole('link', { name: adminOnly, exact: true })).toHaveCount(0);
+
+  // Their history: their plays, nobody else's.
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  await expect(page.getByTestId('activity-row').first()).toBeVisible();
+  await expect(page.getByTestId('activity-table')).toContainText(viewer.name);
+  await expect(page.getByTestId('activity-table')).not.toContainText(other.name);
+
+  // The administrator's pages do not exist for a viewer, and the API refuses them.
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: viewer.name, level: 1 })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Settings', exact: true })).toHaveCount(0);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const refused = await page.evaluate(
+    async (bearer) => (await fetch('/api/getconfig', { headers: { Authorization: `Bearer ${bearer}` } })).status,
+    token,
+  );
+  expect(refused).toBe(403);
+});
+
+test('a wrong media-server password shows the usual message', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(viewer.name);
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Invalid username or password (401)' })).toBeVisible();
+});

@@ -1,0 +1,72 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter, NavLink, Outlet, RouterProvider } from 'react-router-dom';
+import type { MeAnswer } from '@reelstat/contract';
+import { apiBase } from '../../api/api-base';
+import { Panel } from '../../components/Panel';
+import { RouteError } from '../RouteError';
+import { logout } from '../Sidebar';
+
+const UserDetail = lazy(() => import('../users/UserDetail'));
+const NotFound = lazy(() => import('../NotFound'));
+const YearReview = lazy(() => import('../year-review/YearReview'));
+
+/**
+ * What a viewer sees (docs/security.md, "Roles"): their own statistics, history and timeline, on one page with
+ * tabs. No live sessions (the socket is for administrators), no other users, no settings.
+ */
+function ViewerLayout({ me }: { me: MeAnswer }) {
+  const { t } = useTranslation();
+  return (
+    <div className="min-h-screen">
+      <header className="flex items-center gap-4 border-b border-gray-800 px-4 py-3">
+        <span className="text-xl font-bold text-white">Reelstat</span>
+        <nav aria-label={t('nav.label')} className="flex flex-1 items-center gap-2">
+          <NavLink to="/" end className="rounded-md px-3 py-2 text-sm text-blue-300">
+            {t('auth.myStats')}
+          </NavLink>
+        </nav>
+        <span className="text-sm text-gray-400">{me.username}</span>
+        <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={logout}>
+          {t('nav.logout')}
+        </button>
+      </header>
+      <main className="mx-auto w-full max-w-7xl p-3 sm:p-6">
+        <Suspense fallback={<Panel isLoading>{null}</Panel>}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+function OwnPage({ me }: { me: MeAnswer }) {
+  const { t } = useTranslation();
+  if (!me.mediaUser)
+    return (
+      <p role="alert" className="card text-gray-300">
+        {t('auth.notLinked')}
+      </p>
+    );
+  return <UserDetail ownUserId={me.mediaUser.userId} />;
+}
+
+let router: ReturnType<typeof createBrowserRouter> | null = null;
+
+export function ViewerApp({ me }: { me: MeAnswer }) {
+  router ??= createBrowserRouter(
+    [
+      {
+        element: <ViewerLayout me={me} />,
+        errorElement: <RouteError />,
+        children: [
+          { path: '/', element: <OwnPage me={me} /> },
+          { path: '/year-in-review', element: me.mediaUser ? <YearReview ownUserId={me.mediaUser.userId} /> : <OwnPage me={me} /> },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+    { basename: apiBase || '/' },
+  );
+  return <RouterProvider router={router} />;
+}
