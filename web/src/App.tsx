@@ -98,7 +98,8 @@ export function App() {
   const viewer = me.data?.role === 'viewer' ? me.data : undefined;
   // With require-login off the config answers without a token, so it is asked for even without one.
   const config = useConfig(state === 2 && !me.isLoading && !viewer);
-  const denied = config.error instanceof ApiError && (config.error.status === 401 || config.error.status === 403);
+  // A viewer is refused the configuration (pages that ask for it get a 403): that is their role, not a stale session.
+  const denied = !viewer && config.error instanceof ApiError && (config.error.status === 401 || config.error.status === 403);
 
   // Short-lived login tokens: renewed silently while the dashboard is open (api/token-renewal.ts).
   useEffect(() => (hasToken ? startTokenRenewal() : undefined), [hasToken]);

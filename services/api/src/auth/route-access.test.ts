@@ -27,6 +27,9 @@ const PUBLIC = new Set([
   'POST /auth/login',
   'POST /auth/mediaServerLogin',
   'GET /auth/signInMethods',
+  // OpenID Connect redirects (404 unless OIDC_* is set; docs/security.md).
+  'GET /auth/oidc/start',
+  'GET /auth/oidc/callback',
   'POST /auth/configSetup',
   // Image proxies: loaded by <img>, which cannot send a token; ids and sizes only (docs/security.md).
   'GET /proxy/Items/Images/Primary',

@@ -72,8 +72,8 @@ describe('OpenAPI document', () => {
       'size',
       'sort',
     ]);
-    // 404: a serverId no media server has.
-    expect(Object.keys(history.responses).sort()).toEqual(['200', '400', '401', '404']);
+    // 403: a viewer naming another server; 404: a serverId no media server has.
+    expect(Object.keys(history.responses).sort()).toEqual(['200', '400', '401', '403', '404']);
     const cards = document.paths['/stats/getMostViewedByType']!.post!;
     expect(cards.requestBody).toMatchObject({
       content: { 'application/json': { schema: { properties: { type: { enum: ['Movie', 'Series', 'Audio'] } } } } },
