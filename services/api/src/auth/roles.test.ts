@@ -94,7 +94,10 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     sim = await startSimulator({ scale: 'tiny', seed: 21 });
     harness = await startApiHarness();
     adminToken = await createAdmin(harness);
-    const linked = await harness.call('POST', '/auth/configSetup', { token: adminToken, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+    const linked = await harness.call('POST', '/auth/configSetup', {
+      token: adminToken,
+      body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey },
+    });
     expect(linked.status).toBe(200);
     serverId = ((await harness.call('GET', '/api/mediaServers', { token: adminToken })).body as Array<{ Id: string }>)[0]!.Id;
     const viewer = sim.control.addUser({ name: 'Vera', password: 'vera-pass', isAdministrator: false });
@@ -110,9 +113,10 @@ describe('every route × each role (admin, viewer, nobody)', () => {
       `INSERT INTO media_users (server_id, id, name, tracked) VALUES ($1, $2, 'Vera', true), ($1, $3, $4, true) ON CONFLICT DO NOTHING`,
       [serverId, viewerId, otherId, other.name],
     );
-    await db.query(`INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'movies', 'Movies', 'movies') ON CONFLICT DO NOTHING`, [
-      serverId,
-    ]);
+    await db.query(
+      `INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'movies', 'Movies', 'movies') ON CONFLICT DO NOTHING`,
+      [serverId],
+    );
     const play = (key: string, userId: string, userName: string, hoursAgo: number): PlayToRecord => ({
       serverId,
       playKey: key,
@@ -150,7 +154,8 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     expect(routes.length).toBeGreaterThan(60);
     for (const { key, definition } of routes) {
       expect(['public', 'setup', 'admin', 'own-user', 'signed-in', 'server-stats'], key).toContain(definition.access);
-      if (VIEWER_ACCESS.has(definition.access)) expect(VIEWER_SAMPLES[key], `${key} admits viewers: add it to VIEWER_SAMPLES`).toBeDefined();
+      if (VIEWER_ACCESS.has(definition.access))
+        expect(VIEWER_SAMPLES[key], `${key} admits viewers: add it to VIEWER_SAMPLES`).toBeDefined();
       if (definition.access === 'own-user') expect(definition.userOf, `${key} is own-user without userOf`).toBeDefined();
     }
   });
@@ -174,7 +179,7 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     expect(refused).toBeGreaterThan(40);
   });
 
-  it("viewer: 200 about themselves, 403 naming another user, another server or all servers", async () => {
+  it('viewer: 200 about themselves, 403 naming another user, another server or all servers', async () => {
     await harness.call('POST', '/api/signInSettings', {
       token: adminToken,
       body: { MEDIA_SERVER_SIGN_IN: { enabled: true, onlyUsers: [] }, VIEWERS_SEE_SERVER_STATS: true },
@@ -210,7 +215,9 @@ describe('every route × each role (admin, viewer, nobody)', () => {
       expect(['admin', 'own-user', 'public', 'setup'], key).toContain(definition.access);
       if (definition.access === 'public') expect(key, 'only the image proxies take ids without a sign-in').toMatch(/^GET \/proxy\//);
     }
-    expect(checked).toEqual(expect.arrayContaining(['POST /api/getUserHistory', 'POST /api/getLibraryHistory', 'POST /api/getItemHistory']));
+    expect(checked).toEqual(
+      expect.arrayContaining(['POST /api/getUserHistory', 'POST /api/getLibraryHistory', 'POST /api/getItemHistory']),
+    );
   });
 
   it("viewer: the history is their own plays only, without other people's addresses", async () => {
@@ -224,7 +231,7 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     expect((admin.body as { results: unknown[] }).results).toHaveLength(3);
   });
 
-  it("viewer: the server-wide cards only when the administrator shares them", async () => {
+  it('viewer: the server-wide cards only when the administrator shares them', async () => {
     const settings = (shared: boolean) =>
       harness.call('POST', '/api/signInSettings', {
         token: adminToken,
@@ -266,7 +273,12 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     const { io } = await import('socket.io-client');
     const connect = (token: string) =>
       new Promise<string>((resolve) => {
-        const socket = io(`http://127.0.0.1:${harness.app.port}`, { path: '/socket.io/', transports: ['websocket'], auth: { token }, reconnection: false });
+        const socket = io(`http://127.0.0.1:${harness.app.port}`, {
+          path: '/socket.io/',
+          transports: ['websocket'],
+          auth: { token },
+          reconnection: false,
+        });
         socket.once('connect', () => {
           socket.disconnect();
           resolve('connected');

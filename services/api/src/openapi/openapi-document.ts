@@ -63,7 +63,7 @@ function serverParameters(definition: AnyRoute) {
 /** When a viewer (docs/security.md, "Roles") is refused, per declared access. */
 const VIEWER_REFUSED: Partial<Record<Access, string>> = {
   admin: 'Administrators only: a viewer is refused',
-  'own-user': "A viewer naming another user (or another server) is refused",
+  'own-user': 'A viewer naming another user (or another server) is refused',
   'signed-in': 'A viewer naming another server is refused',
   'server-stats': "A viewer is refused unless the administrator shares the server's statistics (VIEWERS_SEE_SERVER_STATS)",
 };

@@ -56,7 +56,9 @@ function read<Input, Result>(
     tag: 'statistics',
     summary: all ? `${summary} (serverId=all: every linked server)` : summary,
     access,
-    ...(userOf ? { userOf: ({ body, query }: { body: unknown; query: unknown }) => userOf((method === 'get' ? query : body) as Input) } : {}),
+    ...(userOf
+      ? { userOf: ({ body, query }: { body: unknown; query: unknown }) => userOf((method === 'get' ? query : body) as Input) }
+      : {}),
     servers: all ? 'all' : 'one',
     ...(input ? (method === 'get' ? { query: input } : { body: input }) : {}),
     response,

@@ -163,7 +163,12 @@ export abstract class MediaServerClient {
     this.pageSize = positiveInt(options.pageSize ?? d.pageSize, 'pageSize');
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
-    const device = { Client: 'Reelstat', Device: options.deviceName ?? d.deviceName, DeviceId: options.deviceId ?? d.deviceId, Version: VERSION };
+    const device = {
+      Client: 'Reelstat',
+      Device: options.deviceName ?? d.deviceName,
+      DeviceId: options.deviceId ?? d.deviceId,
+      Version: VERSION,
+    };
     this.authorization = authorizationHeader({ ...device, Token: options.apiKey });
     this.authorizationWithoutKey = authorizationHeader(device);
   }

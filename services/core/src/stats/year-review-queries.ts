@@ -134,7 +134,11 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
     rows
       .filter((row) => row.kind === kind)
       .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-  return { items: of('item'), series: of('series'), genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })) };
+  return {
+    items: of('item'),
+    series: of('series'),
+    genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })),
+  };
 }
 
 /**

@@ -73,7 +73,8 @@ export const caES: Locale = {
     signingIn: 'Iniciant la sessió…',
     signInWith: 'Inicia la sessió amb {{provider}}',
     myStats: 'Les meves estadístiques',
-    notLinked: 'El teu inici de sessió no està vinculat a cap usuari del servidor multimèdia; demana a l’administrador que comprovi els noms d’usuari.',
+    notLinked:
+      'El teu inici de sessió no està vinculat a cap usuari del servidor multimèdia; demana a l’administrador que comprovi els noms d’usuari.',
     errors: {
       network: 'Error de xarxa: el servidor no respon',
       invalidLogin: "Nom d'usuari o contrasenya incorrectes ({{status}})",

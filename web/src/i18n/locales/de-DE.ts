@@ -73,7 +73,8 @@ export const deDE: Locale = {
     signingIn: 'Anmeldung…',
     signInWith: 'Anmelden mit {{provider}}',
     myStats: 'Meine Statistiken',
-    notLinked: 'Ihre Anmeldung ist mit keinem Benutzer des Medienservers verknüpft; bitten Sie den Administrator, die Benutzernamen zu prüfen.',
+    notLinked:
+      'Ihre Anmeldung ist mit keinem Benutzer des Medienservers verknüpft; bitten Sie den Administrator, die Benutzernamen zu prüfen.',
     errors: {
       network: 'Netzwerkfehler: keine Antwort vom Server',
       invalidLogin: 'Benutzername oder Passwort falsch ({{status}})',

@@ -73,7 +73,8 @@ export const frFR: Locale = {
     signingIn: 'Connexion…',
     signInWith: 'Se connecter avec {{provider}}',
     myStats: 'Mes statistiques',
-    notLinked: 'Votre connexion n’est liée à aucun utilisateur du serveur multimédia ; demandez à l’administrateur de vérifier les noms d’utilisateur.',
+    notLinked:
+      'Votre connexion n’est liée à aucun utilisateur du serveur multimédia ; demandez à l’administrateur de vérifier les noms d’utilisateur.',
     errors: {
       network: 'Erreur réseau : aucune réponse du serveur',
       invalidLogin: 'Identifiant ou mot de passe incorrect ({{status}})',
