@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { openLoggedIn, recordPlays, sim, simItems, simUsers, type PlayRecord } from './helpers.js';
+import { adminToken, api, openLoggedIn, recordPlays, sim, simItems, simUsers, until, type PlayRecord, type SimUser } from './helpers.js';
 
 test('an admin ends a live session with a message', async ({ page }) => {
   await openLoggedIn(page, '/');
@@ -58,4 +58,37 @@ test('the year in review page shows the figures and makes the PNG card', async (
   const card = page.getByTestId('year-card');
   await expect(card).toBeVisible();
   expect(await card.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1200, 630]);
+});
+
+test('a viewer reads their own year in review and exports their own plays', async ({ page }) => {
+  const [viewer, other] = (await simUsers()) as [SimUser, SimUser];
+  await sim(`/users/${viewer.id}`, { password: 'viewer-tools-pass', isAdministrator: false }, 'PATCH');
+  await recordPlays(2);
+  const viewerId = viewer.id.replace(/-/g, '').toLowerCase();
+  const token = await adminToken();
+  await until('the viewer’s play in the history', async () => {
+    const history = await api<{ results: Array<{ UserId: string }> }>('/api/getHistory?size=100', { token });
+    return history.results.some((row) => row.UserId === viewerId);
+  });
+  await page.goto('/');
+  await page.getByLabel('Username').fill(viewer.name);
+  await page.getByLabel('Password', { exact: true }).fill('viewer-tools-pass');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: viewer.name, level: 1 })).toBeVisible();
+
+  // Their history as CSV: only their plays.
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  await expect(page.getByTestId('activity-row').first()).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = (await readFile((await (await download).path())!, 'utf8')).trim().split('\r\n').slice(1);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line).toContain(`,${viewerId},`);
+  expect(lines.join('\n')).not.toContain(other.name);
+
+  // Their year: no choice of another user or of the whole server.
+  await page.getByRole('link', { name: 'Year in review' }).click();
+  await expect(page.getByRole('heading', { name: `${new Date().getFullYear()} in review: ${viewer.name}` })).toBeVisible();
+  await expect(page.getByLabel('For')).toHaveCount(0);
+  await expect(page.getByTestId('year-figure').first()).toBeVisible();
 });
