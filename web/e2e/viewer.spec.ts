@@ -51,6 +51,31 @@ test('a viewer signs in with their media-server account and sees only their own 
   expect(refused).toBe(403);
 });
 
+test("the server-wide cards appear for a viewer only when the administrator shares them, without other users' names", async ({ page }) => {
+  const token = await adminToken();
+  const share = (shared: boolean) =>
+    api('/api/signInSettings', {
+      method: 'POST',
+      token,
+      body: { MEDIA_SERVER_SIGN_IN: { enabled: true, onlyUsers: [] }, VIEWERS_SEE_SERVER_STATS: shared },
+    });
+  await page.goto('/');
+  await page.getByLabel('Username').fill(viewer.name);
+  await page.getByLabel('Password', { exact: true }).fill(VIEWER_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: viewer.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Watch statistics/ })).toHaveCount(0);
+  await share(true);
+  try {
+    await page.reload();
+    await expect(page.getByRole('heading', { name: /^Watch statistics/ })).toBeVisible();
+    await expect(page.getByText('Most viewed movies')).toBeVisible();
+    await expect(page.getByText('Most active users')).toHaveCount(0);
+  } finally {
+    await share(false);
+  }
+});
+
 test('a wrong media-server password shows the usual message', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Username').fill(viewer.name);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ActivityMonitorSettingsBody, AdminUser, UpdateCredentialsAnswer } from '@reelstat/contract';
+import type { ActivityMonitorSettingsBody, AdminUser, SignInSettings, UpdateCredentialsAnswer } from '@reelstat/contract';
 import { api } from './client';
 import type { ActivityMonitorSettings, Task } from './types';
 import { hashPassword } from '../lib/hash';
@@ -49,3 +49,10 @@ export function useMonitorSettings() {
 }
 export const setMonitorSettings = (settings: ActivityMonitorSettingsBody) =>
   api<ActivityMonitorSettings & { message: string }>('/api/setActivityMonitorSettings', { method: 'POST', body: settings });
+
+/** Who may sign in with a media-server account, and whether viewers see the server-wide cards (administrators). */
+export function useSignInSettings() {
+  return useQuery({ queryKey: ['sign-in-settings'], queryFn: () => api<SignInSettings>('/api/signInSettings') });
+}
+export const saveSignInSettings = (settings: SignInSettings) =>
+  api<SignInSettings>('/api/signInSettings', { method: 'POST', body: settings });

@@ -46,10 +46,11 @@ export function useMostUsedClient(days: number) {
     ...window,
   });
 }
-export function useMostActiveUsers(days: number) {
+export function useMostActiveUsers(days: number, enabled = true) {
   return useQuery({
     queryKey: ['stats', 'users', days],
     queryFn: () => api<StatItem[]>('/stats/getMostActiveUsers', { method: 'POST', body: { days } }),
+    enabled,
     ...window,
   });
 }

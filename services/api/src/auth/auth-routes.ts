@@ -67,7 +67,7 @@ export const authRoutes = [
     path: '/auth/mediaServerLogin',
     tag: 'auth',
     summary:
-      "Sign in with a Jellyfin or Emby account, checked by the media server (its administrators are admins here, others viewers); rate-limited like /auth/login",
+      'Sign in with a Jellyfin or Emby account, checked by the media server (its administrators are admins here, others viewers); rate-limited like /auth/login',
     access: 'public',
     servers: 'one',
     body: mediaServerLoginBody,

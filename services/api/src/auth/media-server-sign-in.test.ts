@@ -28,7 +28,10 @@ describe.each(['jellyfin', 'emby'] as const)('sign-in with a %s account', (flavo
       oidc: null,
     });
     expect(await login('anyone', 'x')).toMatchObject({ status: 409 });
-    const linked = await harness.call('POST', '/auth/configSetup', { token: adminToken, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+    const linked = await harness.call('POST', '/auth/configSetup', {
+      token: adminToken,
+      body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey },
+    });
     expect(linked.status).toBe(200);
     expect((await harness.call('GET', '/auth/signInMethods')).body).toMatchObject({ mediaServer: { enabled: true, kind: flavor } });
   });
@@ -109,7 +112,9 @@ describe.each(['jellyfin', 'emby'] as const)('sign-in with a %s account', (flavo
     const answer = await login('Kid', 'kid-pass');
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ code: 'media_server_unavailable' });
-    expect((answer.body as { message: string }).message).toMatch(/could not check the password .*the local administrator can still sign in\.$/);
+    expect((answer.body as { message: string }).message).toMatch(
+      /could not check the password .*the local administrator can still sign in\.$/,
+    );
     expect((await harness.call('POST', '/auth/login', { body: { username: 'admin', password: digest('secret-1') } })).status).toBe(200);
   });
 });

@@ -60,7 +60,8 @@ export const oidcRoutes = [
         const { token } = await oidc.finish(new URL(req.originalUrl, 'http://callback.invalid'), readFlowCookie(req));
         backToDashboard(runtime, res, { oidc_token: token });
       } catch (error) {
-        if (!(error instanceof AppError) || error.status >= 500) runtime.logger.warn({ err: String(error) }, 'OpenID Connect callback failed');
+        if (!(error instanceof AppError) || error.status >= 500)
+          runtime.logger.warn({ err: String(error) }, 'OpenID Connect callback failed');
         backToDashboard(runtime, res, { oidc_error: error instanceof AppError ? error.message : 'The sign-in failed; start it again' });
       }
     },

@@ -29,7 +29,10 @@ export const signInSettingsRoutes = [
       const { settings } = runtime.services;
       await settings.set('MEDIA_SERVER_SIGN_IN', body.MEDIA_SERVER_SIGN_IN);
       await settings.set('VIEWERS_SEE_SERVER_STATS', body.VIEWERS_SEE_SERVER_STATS);
-      return { MEDIA_SERVER_SIGN_IN: await settings.get('MEDIA_SERVER_SIGN_IN'), VIEWERS_SEE_SERVER_STATS: await settings.get('VIEWERS_SEE_SERVER_STATS') };
+      return {
+        MEDIA_SERVER_SIGN_IN: await settings.get('MEDIA_SERVER_SIGN_IN'),
+        VIEWERS_SEE_SERVER_STATS: await settings.get('VIEWERS_SEE_SERVER_STATS'),
+      };
     },
   }),
 ];

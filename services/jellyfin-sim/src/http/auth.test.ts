@@ -126,6 +126,30 @@ for (const legacyAuth of [true, false]) {
       sim.control.updateUser(admin.id, { isDisabled: false });
     });
 
+    it('each user signs in with their own password; a user without one with an empty Pw; the name is case-insensitive', async () => {
+      const full = 'MediaBrowser Client="Reelstat", Device="ci", DeviceId="per-user", Version="1.0.0"';
+      const ann = sim.control.addUser({ name: `Ann-${legacyAuth}`, password: 'ann-secret' });
+      const bo = sim.control.addUser({ name: `Bo-${legacyAuth}`, password: '' });
+      const login = (Username: string, Pw: string | undefined) =>
+        anon.post<{ User: { Id: string; HasPassword: boolean } }>(
+          '/Users/AuthenticateByName',
+          Pw === undefined ? { Username } : { Username, Pw },
+          {
+            Authorization: full,
+          },
+        );
+      const annOk = await login(ann.name.toUpperCase(), 'ann-secret');
+      expect([annOk.status, annOk.json.User.Id, annOk.json.User.HasPassword]).toEqual([200, ann.id, true]);
+      expect((await login(ann.name, 'password')).status).toBe(401);
+      expect((await login(ann.name, '')).status).toBe(401);
+      const boOk = await login(bo.name, undefined);
+      expect([boOk.status, boOk.json.User.Id, boOk.json.User.HasPassword]).toEqual([200, bo.id, false]);
+      expect((await login(bo.name, 'ann-secret')).status).toBe(401);
+      sim.control.updateUser(ann.id, { password: 'changed' });
+      expect((await login(ann.name, 'ann-secret')).status).toBe(401);
+      expect((await login(ann.name, 'changed')).status).toBe(200);
+    });
+
     it('unknown routes → 404, handler errors → text "Error processing request."', async () => {
       const api = new Client(sim);
       expect((await api.get('/Nope/Nothing')).status).toBe(404);

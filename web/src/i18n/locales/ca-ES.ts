@@ -330,6 +330,13 @@ export const caES: Locale = {
       h12: '12 hores',
       language: 'Idioma',
     },
+    signIn: {
+      title: 'Inici de sessió',
+      mediaServer: 'Els usuaris del servidor multimèdia poden iniciar la sessió amb el seu propi compte',
+      onlyUsers: 'Només aquests usuaris (cap marcat: tots)',
+      shareStats: 'Mostra als espectadors les targetes de tot el servidor de la pàgina d’inici',
+      saved: 'Configuració d’inici de sessió desada',
+    },
     security: {
       title: 'Seguretat',
       currentPassword: 'Contrasenya actual',

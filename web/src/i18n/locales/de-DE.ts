@@ -324,6 +324,13 @@ export const deDE: Locale = {
       h12: '12 Stunden',
       language: 'Sprache',
     },
+    signIn: {
+      title: 'Anmeldung',
+      mediaServer: 'Benutzer des Medienservers dürfen sich mit ihrem eigenen Konto anmelden',
+      onlyUsers: 'Nur diese Benutzer (keiner ausgewählt: alle)',
+      shareStats: 'Zuschauern die serverweiten Karten der Startseite zeigen',
+      saved: 'Anmeldeeinstellungen gespeichert',
+    },
     security: {
       title: 'Sicherheit',
       currentPassword: 'Aktuelles Passwort',

@@ -322,6 +322,13 @@ export const enUK = {
       h12: '12 hours',
       language: 'Language',
     },
+    signIn: {
+      title: 'Sign-in',
+      mediaServer: 'Users of the media server may sign in with their own account',
+      onlyUsers: 'Only these users (none ticked: all of them)',
+      shareStats: "Show viewers the home page's server-wide cards",
+      saved: 'Sign-in settings saved',
+    },
     security: {
       title: 'Security',
       currentPassword: 'Current password',

@@ -324,6 +324,13 @@ export const frFR: Locale = {
       h12: '12 heures',
       language: 'Langue',
     },
+    signIn: {
+      title: 'Connexion',
+      mediaServer: 'Les utilisateurs du serveur multimédia peuvent se connecter avec leur propre compte',
+      onlyUsers: 'Seulement ces utilisateurs (aucun coché : tous)',
+      shareStats: 'Montrer aux spectateurs les cartes de tout le serveur de la page d’accueil',
+      saved: 'Paramètres de connexion enregistrés',
+    },
     security: {
       title: 'Sécurité',
       currentPassword: 'Mot de passe actuel',

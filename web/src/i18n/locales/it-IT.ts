@@ -323,6 +323,13 @@ export const itIT: Locale = {
       h12: '12 ore',
       language: 'Lingua',
     },
+    signIn: {
+      title: 'Accesso',
+      mediaServer: 'Gli utenti del media server possono accedere con il proprio account',
+      onlyUsers: 'Solo questi utenti (nessuno selezionato: tutti)',
+      shareStats: 'Mostra agli spettatori le schede dell’intero server della home',
+      saved: 'Impostazioni di accesso salvate',
+    },
     security: {
       title: 'Sicurezza',
       currentPassword: 'Password attuale',

@@ -324,6 +324,13 @@ export const zhCN: Locale = {
       h12: '12 小时制',
       language: '语言',
     },
+    signIn: {
+      title: '登录',
+      mediaServer: '媒体服务器的用户可以使用自己的账户登录',
+      onlyUsers: '仅限这些用户（不勾选：全部）',
+      shareStats: '向观众显示首页的全服务器卡片',
+      saved: '登录设置已保存',
+    },
     security: {
       title: '安全',
       currentPassword: '当前密码',

@@ -83,7 +83,8 @@ const plays = (row: StatItem) => row.Plays ?? row.Count ?? 0;
 const viewers = (row: StatItem) => row.unique_viewers ?? row.Count ?? 0;
 
 /** The ten cards of the watch-statistics grid for a window of `days`. */
-export function StatCardGrid({ days }: { days: number }) {
+/** The home page's cards; `forViewer` leaves out the most active users (other people's names). */
+export function StatCardGrid({ days, forViewer = false }: { days: number; forViewer?: boolean }) {
   const { t } = useTranslation();
   const cards = [
     {
@@ -136,22 +137,24 @@ export function StatCardGrid({ days }: { days: number }) {
     },
     { title: t('home.cards.mostViewedLibraries'), query: useMostViewedLibraries(days), link: 'library', unit: 'plays', count: plays },
     { title: t('home.cards.mostUsedClients'), query: useMostUsedClient(days), link: 'none', unit: 'plays', count: plays },
-    { title: t('home.cards.mostActiveUsers'), query: useMostActiveUsers(days), link: 'user', unit: 'plays', count: plays },
+    { title: t('home.cards.mostActiveUsers'), query: useMostActiveUsers(days, !forViewer), link: 'user', unit: 'plays', count: plays },
     { title: t('home.cards.concurrentStreams'), query: usePlaybackMethodStats(days), link: 'none', unit: 'plays', count: plays },
   ] as const;
   return (
     <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
-      {cards.map((card) => (
-        <StatCard
-          key={card.title}
-          title={card.title}
-          query={card.query}
-          link={card.link}
-          unit={card.unit}
-          countOf={card.count}
-          image={'image' in card}
-        />
-      ))}
+      {cards
+        .filter((card) => !(forViewer && card.link === 'user'))
+        .map((card) => (
+          <StatCard
+            key={card.title}
+            title={card.title}
+            query={card.query}
+            link={card.link}
+            unit={card.unit}
+            countOf={card.count}
+            image={'image' in card}
+          />
+        ))}
     </div>
   );
 }

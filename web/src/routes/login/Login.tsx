@@ -32,7 +32,11 @@ export default function Login({ oidcError = null }: { oidcError?: string | null 
         window.location.reload();
       },
       // A viewer's token is refused the configuration but is still a valid sign-in.
-      () => api('/auth/me').then(() => window.location.reload(), () => localStorage.removeItem(STORAGE.token)),
+      () =>
+        api('/auth/me').then(
+          () => window.location.reload(),
+          () => localStorage.removeItem(STORAGE.token),
+        ),
     );
   }, []);
 

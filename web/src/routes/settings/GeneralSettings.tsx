@@ -5,6 +5,7 @@ import { STORAGE, usePreference } from '../../store/preferences';
 import { MediaServerForm } from './MediaServerForm';
 import { MediaServers } from './MediaServers';
 import { SecurityForm } from './SecurityForm';
+import { SignInSettingsForm } from './SignInSettingsForm';
 import { ActivityMonitorForm } from './ActivityMonitorForm';
 import { TasksTable } from './TasksTable';
 
@@ -62,6 +63,9 @@ export function GeneralSettings() {
       </section>
       <section className="card">
         <SecurityForm />
+      </section>
+      <section className="card">
+        <SignInSettingsForm />
       </section>
       <section className="card">
         <ActivityMonitorForm />

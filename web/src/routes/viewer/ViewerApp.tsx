@@ -8,6 +8,10 @@ import { RouteError } from '../RouteError';
 import { logout } from '../Sidebar';
 
 const UserDetail = lazy(() => import('../users/UserDetail'));
+const StatCardGrid = lazy(() => import('../home/StatCards').then((module) => ({ default: module.StatCardGrid })));
+
+/** The server-wide cards of the last 30 days, when the administrator shares them (`serverStats`). */
+const SHARED_DAYS = 30;
 const NotFound = lazy(() => import('../NotFound'));
 const YearReview = lazy(() => import('../year-review/YearReview'));
 
@@ -48,7 +52,20 @@ function OwnPage({ me }: { me: MeAnswer }) {
         {t('auth.notLinked')}
       </p>
     );
-  return <UserDetail ownUserId={me.mediaUser.userId} />;
+  return (
+    <>
+      <UserDetail ownUserId={me.mediaUser.userId} />
+      {me.serverStats && (
+        <section aria-labelledby="server-stats-title" className="mt-8">
+          <h2 id="server-stats-title" className="mb-3 text-lg font-semibold text-white">
+            {t('home.watchStatistics')}{' '}
+            <span className="text-sm font-normal text-gray-400">{t('common.lastDays', { count: SHARED_DAYS })}</span>
+          </h2>
+          <StatCardGrid days={SHARED_DAYS} forViewer />
+        </section>
+      )}
+    </>
+  );
 }
 
 let router: ReturnType<typeof createBrowserRouter> | null = null;
