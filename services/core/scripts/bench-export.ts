@@ -8,6 +8,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config/load-config.js';
@@ -57,6 +58,8 @@ async function main() {
         else done();
       },
     });
+    // The machine's 1-minute load average when the measurement starts and ends, printed beside the figures.
+    const loadAtStart = loadavg()[0]!.toFixed(1);
     const started = performance.now();
     const exported = await openHistoryExport(
       db,
@@ -75,9 +78,10 @@ async function main() {
       peakHeapMb: mb(peakHeap),
       peakHeapPerFifthMb: fifths.map(mb),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      load: `${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
     };
     console.log(
-      `exported ${result.plays} plays (${result.sort}), ${result.csvMb} MB of CSV in ${result.seconds} s; peak heap ${result.peakHeapMb} MB (per fifth of the export: ${result.peakHeapPerFifthMb.join(', ')} MB), peak RSS ${result.maxRssMb} MB`,
+      `exported ${result.plays} plays (${result.sort}), ${result.csvMb} MB of CSV in ${result.seconds} s; peak heap ${result.peakHeapMb} MB (per fifth of the export: ${result.peakHeapPerFifthMb.join(', ')} MB), peak RSS ${result.maxRssMb} MB; load ${result.load}`,
     );
     console.log(JSON.stringify(result));
   } finally {

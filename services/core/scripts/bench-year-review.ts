@@ -6,6 +6,7 @@
  *
  *   npm run bench:year-review -- [--data-dir ./data/bench | --database-url URL] [--runs 5] [--users 5]
  */
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config/load-config.js';
@@ -50,6 +51,8 @@ async function main() {
   const db: Database = openDatabase(url, logger);
   try {
     await migrateToLatest(db, logger);
+    // The machine's 1-minute load average when the measurement starts and ends, printed beside the figures.
+    const loadAtStart = loadavg()[0]!.toFixed(1);
     const runs = Number(argument('runs', '5'));
     const timeZone = 'UTC';
     const [server] = await db.query<{ id: string; year: number; plays: number }>(
