@@ -103,8 +103,11 @@ async function main() {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
     );
+    const load = `${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`;
+    console.log(`load (1 min): ${load}`);
     console.log(
       JSON.stringify({
+        load,
         plays: server.plays,
         playsInYear: inYear!.plays,
         year,
