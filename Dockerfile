@@ -37,9 +37,9 @@ LABEL org.opencontainers.image.title="Reelstat" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.created="${CREATED}"
 # tini as PID 1: forwards SIGTERM to Node (which drains and stops cleanly) and reaps children, such as the
-# embedded PostgreSQL of a single-node install.
+# embedded PostgreSQL of a single-node install. fonts-dejavu-core: the font of the year-in-review PNG card.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
+ && apt-get install -y --no-install-recommends tini fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 reelstat \
  && useradd --system --uid 10001 --gid reelstat --home-dir /data --shell /usr/sbin/nologin reelstat \

@@ -1,7 +1,7 @@
 // `npm run screenshots`: a screenshot of every screen into docs/screenshots/, taken in the system's Chromium from
 // the built dashboard, a fresh Reelstat and the simulator (with plays recorded so the screens have data).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { ROOT, SIM_API_KEY, startReelstat, startSimulator, type Started } from '../web/e2e/stack.js';
@@ -90,6 +90,17 @@ async function shoot(page: Page, name: string, route: string, prepare?: (page: P
   log(`${name}.png  (${route})`);
 }
 
+/** The year-in-review PNG card exactly as the API renders it (the picture people share). */
+async function saveYearCard(base: string, token: string, userId: string) {
+  const year = new Date().getFullYear();
+  const response = await fetch(new URL(`/api/getYearInReviewCard?year=${year}&userId=${encodeURIComponent(userId)}`, base), {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) return log(`year-in-review-card.png skipped: ${response.status}`);
+  writeFileSync(path.join(OUT, 'year-in-review-card.png'), Buffer.from(await response.arrayBuffer()));
+  log('year-in-review-card.png  (GET /api/getYearInReviewCard)');
+}
+
 mkdirSync(OUT, { recursive: true });
 log('building the dashboard…');
 execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
@@ -109,10 +120,8 @@ try {
   stack.push(reelstat);
   const base = reelstat.url;
   const token = await signIn(base);
-  // Linking the server already starts a full sync; a 409 says it is running.
-  await call(base, token, '/sync/beginSync').catch((error: unknown) => {
-    if (!String(error).includes(': 409 ')) throw error;
-  });
+  // Linking may already have started the first full sync (409): waiting for its success below is what matters.
+  await call(base, token, '/sync/beginSync').catch((error: unknown) => log(`full sync not started here: ${String(error)}`));
   await until('the first full sync', async () =>
     (await call<Array<{ Name: string; Result: string }>>(base, token, '/logs/getLogs')).some(
       (log) => log.Name === 'FullSyncTask' && log.Result === 'Success',
@@ -169,6 +178,11 @@ try {
   });
   await shoot(page, 'statistics', '/statistics');
   await shoot(page, 'timeline', '/timeline');
+  await shoot(page, 'year-in-review', `/year-in-review?user=${encodeURIComponent(user.UserId)}`, async (p) => {
+    await p.getByRole('button', { name: 'Make the shareable card' }).click();
+    await p.getByTestId('year-card').waitFor({ timeout: 15_000 });
+  });
+  await saveYearCard(base, token, user.UserId);
   await shoot(page, 'settings-general', '/settings', (p) => p.getByRole('tab', { name: 'General' }).click());
   await shoot(page, 'settings-libraries', '/settings', (p) => p.getByRole('tab', { name: 'Library settings' }).click());
   await shoot(page, 'settings-api-keys', '/settings', (p) => p.getByRole('tab', { name: 'API keys' }).click());

@@ -30,6 +30,7 @@ const ItemDetail = lazy(() => import('./routes/items/ItemDetail'));
 const Statistics = lazy(() => import('./routes/statistics/Statistics'));
 const Activity = lazy(() => import('./routes/activity/Activity'));
 const Timeline = lazy(() => import('./routes/timeline/Timeline'));
+const YearReview = lazy(() => import('./routes/year-review/YearReview'));
 const About = lazy(() => import('./routes/about/About'));
 const TestingSessions = lazy(() => import('./routes/testing/TestingSessions'));
 const TestingStats = lazy(() => import('./routes/testing/TestingStats'));
@@ -61,6 +62,7 @@ function appRouter() {
           { path: '/statistics', element: <Statistics /> },
           { path: '/activity', element: <Activity /> },
           { path: '/timeline', element: <Timeline /> },
+          { path: '/year-in-review', element: <YearReview /> },
           { path: '/about', element: <About /> },
           { path: '/testing/sessions', element: <TestingSessions /> },
           { path: '/testing/stats', element: <TestingStats /> },

@@ -12,3 +12,6 @@ export * from './sync.js';
 export * from './backup.js';
 export * from './webhooks.js';
 export * from './media-servers.js';
+export * from './export.js';
+export * from './year-review.js';
+export * from './sessions.js';

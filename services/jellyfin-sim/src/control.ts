@@ -4,7 +4,7 @@ import type { RequestContext } from './http/context.js';
 import { sendJson } from './http/context.js';
 import type { FaultSettings } from './faults.js';
 import type { ItemKind, SimItem, SimUser } from './library/types.js';
-import type { ConnectOptions, StartPlayOptions } from './sessions/manager.js';
+import type { ConnectOptions, SessionMessage, StartPlayOptions } from './sessions/manager.js';
 import type { PlayRecord } from './sessions/types.js';
 import type { ItemInput, ItemPatch, SimCounts, SimulatorState, UserInput } from './sim.js';
 import type { Traffic, TrafficLevel } from './traffic.js';
@@ -34,6 +34,8 @@ export interface SimulatorControl {
   connect(opts?: ConnectOptions): SessionSummary;
   disconnect(sessionId: string): boolean;
   sessions(): SessionSummary[];
+  /** Messages administrators sent to sessions (POST /Sessions/{id}/Message), oldest first. */
+  messages(): SessionMessage[];
   startPlay(opts: StartPlayOptions): PlayRecord;
   pause(playId: string): PlayRecord;
   resume(playId: string): PlayRecord;
@@ -105,6 +107,7 @@ export function createControl(st: SimulatorState, http: SimHttpServer, traffic: 
     connect: (opts = {}) => summary(sm.connect({ ...opts, userId: opts.userId ? normalizeId(opts.userId) : undefined }).id),
     disconnect: (id) => sm.removeSession(id, 'vanished'),
     sessions: () => [...sm.sessions.keys()].map(summary),
+    messages: () => [...sm.messages],
     startPlay: (opts) => {
       const rec = sm.start({ ...opts, itemId: normalizeId(opts.itemId), userId: opts.userId ? normalizeId(opts.userId) : undefined });
       return truth(rec.playId);
@@ -192,6 +195,7 @@ export function controlHttpHandler(st: SimulatorState, getControl: () => Simulat
         if (m === 'POST' && !b) return ok(c.connect(body as ConnectOptions), 201);
         if (m === 'DELETE' && b) return ok({ removed: c.disconnect(b) });
       }
+      if (a === 'messages' && m === 'GET') return ok(c.messages());
       if (a === 'ground-truth' && m === 'GET') return ok(c.groundTruth());
       if (a === 'plays') {
         if (m === 'GET' && !b) return ok(ctx.params.bool('active') ? c.activePlays() : c.groundTruth());

@@ -52,6 +52,8 @@ const ALL_SERVER_PATHS = new Set([
   '/stats/getViewsByDays',
   '/stats/getViewsByHour',
   '/api/getHistory',
+  '/api/exportHistory',
+  '/api/exportUsers',
   // Images of an All-servers list come from the server that has the item or user.
   '/proxy/Items/Images/Primary',
   '/proxy/Items/Images/Backdrop',

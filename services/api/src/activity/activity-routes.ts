@@ -1,7 +1,9 @@
-import { AppError, listUntrackedUsers, toggleUntrackedUser, type Runtime } from '@reelstat/core';
+import { AppError, endSession, listUntrackedUsers, toggleUntrackedUser, type Runtime } from '@reelstat/core';
 import {
   activityMonitorSettingsAnswer,
   activityMonitorSettingsBody,
+  endSessionAnswer,
+  endSessionBody,
   setActivityMonitorSettingsAnswer,
   setUntrackedUsersBody,
   untrackedUsersAnswer,
@@ -78,5 +80,24 @@ export const activityRoutes = [
     body: setUntrackedUsersBody,
     response: untrackedUsersAnswer,
     handle: async ({ body, runtime, serverId }) => toggleUntrackedUser(runtime.db, await scopedServerId(runtime, serverId), body.userId),
+  }),
+  route({
+    method: 'post',
+    path: '/api/endSession',
+    tag: 'activity',
+    summary:
+      "End a live session: the message (if any) is shown on the viewer's client, then playback stops (the media server's " +
+      'Sessions/{id}/Message and Sessions/{id}/Playing/Stop); 404 when the session is gone, 502/503 when the media server fails',
+    // Stopping someone's playback is an administrator's action.
+    access: 'admin',
+    servers: 'one',
+    body: endSessionBody,
+    response: endSessionAnswer,
+    handle: ({ body, runtime, serverId }) =>
+      endSession(
+        runtime.services.mediaServers,
+        { serverId, sessionId: body.sessionId, message: body.message || undefined },
+        runtime.logger,
+      ),
   }),
 ];

@@ -38,6 +38,9 @@ const VIEWER_SAMPLES: Record<string, (userId: string) => Sample> = {
   'GET /stats/getViewsOverTime': () => ({ query: { days: '30' } }),
   'GET /stats/getViewsByDays': () => ({ query: { days: '30' } }),
   'GET /stats/getViewsByHour': () => ({ query: { days: '30' } }),
+  'GET /api/exportHistory': (userId) => ({ query: { userId } }),
+  'GET /api/getYearInReview': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
+  'GET /api/getYearInReviewCard': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
 };
 
 const VIEWER_ACCESS = new Set(['own-user', 'signed-in', 'server-stats']);

@@ -46,6 +46,8 @@ export interface RouteDefinition<Body = unknown, Query = unknown, Params = unkno
   params?: ZodType<Params>;
   /** The answer's schema: documents the contract (OpenAPI) and is checked in tests. */
   response?: ZodType<Result>;
+  /** A route that streams a file itself (no JSON answer): its media type, for the OpenAPI document. */
+  produces?: 'text/csv' | 'image/png';
   /**
    * Whether the call acts on one media server (optional `serverId`, the default server when absent) or also
    * accepts `serverId=all` (every linked server summed or listed). Absent: the call is not server-scoped.

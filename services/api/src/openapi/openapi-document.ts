@@ -90,7 +90,9 @@ export function buildOpenApiDocument(definitions: readonly AnyRoute[]) {
       responses: {
         [String(definition.status ?? 200)]: definition.response
           ? { description: 'Success', content: { 'application/json': { schema: schemaOf(definition.response, 'output') } } }
-          : { description: 'Success' },
+          : definition.produces
+            ? { description: 'Success: a file', content: { [definition.produces]: { schema: { type: 'string', format: 'binary' } } } }
+            : { description: 'Success' },
         ...(definition.body || definition.query || definition.params || definition.servers
           ? { 400: errorResponse('Bad input: what was wrong, per field') }
           : {}),

@@ -15,6 +15,8 @@ import { syncRoutes } from '../sync/sync-routes.js';
 import { tasksRoutes } from '../tasks/tasks-routes.js';
 import { statsRoutes } from '../stats/stats-routes.js';
 import { historyRoutes } from '../history/history-routes.js';
+import { exportRoutes } from '../export/export-routes.js';
+import { yearReviewRoutes } from '../stats/year-review-routes.js';
 import { libraryRoutes } from '../library/library-routes.js';
 import { apiDocsRoute } from '../openapi/openapi-document.js';
 import { utilsRoutes } from '../utils/utils-routes.js';
@@ -34,7 +36,9 @@ export function createApiRoutes(runtime: Runtime): ApiRoutes {
     ...mediaServersRoutes,
     ...apiKeysRoutes,
     ...statsRoutes,
+    ...yearReviewRoutes,
     ...historyRoutes,
+    ...exportRoutes,
     ...libraryRoutes,
     ...utilsRoutes,
     ...imagesRoutes,

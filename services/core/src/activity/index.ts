@@ -8,3 +8,4 @@ export { displayPlayMethod } from './play-method.js';
 export { liveSessionsPayload } from './live-session-payload.js';
 export { listUntrackedUsers, toggleUntrackedUser } from './untracked-users.js';
 export { sampleSessions, type SessionSample, type PlaySnapshot } from './session-sample.js';
+export { endSession, END_SESSION_HEADER, END_SESSION_MESSAGE_MS } from './end-session.js';

@@ -116,17 +116,19 @@ export function foldConsecutive(records: PlaybackRecord[]): PlaybackRecord[] {
   return folded;
 }
 
-/**
- * Where a filtered count may be kept: every page of one search has the same count, and counting the matches
- * of a common word is the slowest part of the page (HistoryService keys it by the history's version).
- */
-export type CountCache = (
-  query: unknown,
-  count: () => Promise<{ total: number; exact: boolean }>,
-) => Promise<{ total: number; exact: boolean }>;
+/** The WHERE conditions (and their bound values) of a history view: the page, its count and the CSV export share them. */
+export interface HistorySelection {
+  where: string[];
+  bind: unknown[];
+  /** Whether a filter or search narrows the scope (then counts cannot come from play_totals). */
+  filtered: boolean;
+}
 
-/** One server's history, or with a list of server ids the history of all of them ("All servers"). */
-export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
+/** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
+export function selectHistory(
+  serverId: string | string[],
+  request: Pick<HistoryRequest, 'scope' | 'filters' | 'search'>,
+): HistorySelection {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
     bind.push(value);
@@ -151,11 +153,30 @@ export async function queryHistory(db: Database, serverId: string | string[], re
   if (filters.to) where.push(`started_at <= ${param(filters.to.toISOString())}`);
   const search = request.search.trim().toLowerCase();
   if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
+  return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
+}
 
-  const filtered = where.length > 1 + (scope.kind === 'all' ? 0 : 1);
+/** ORDER BY of a view: the sort column, then the id, in one direction. */
+export function historyOrder(sort: HistorySort, desc: boolean): string {
   // Default null ordering (nulls last ascending, first descending) so that one index serves both directions.
-  const direction = request.desc ? 'DESC' : 'ASC';
-  const order = `${HISTORY_SORTS[request.sort]} ${direction}, id ${direction}`;
+  const direction = desc ? 'DESC' : 'ASC';
+  return `${HISTORY_SORTS[sort]} ${direction}, id ${direction}`;
+}
+
+/**
+ * Where a filtered count may be kept: every page of one search has the same count, and counting the matches
+ * of a common word is the slowest part of the page (HistoryService keys it by the history's version).
+ */
+export type CountCache = (
+  query: unknown,
+  count: () => Promise<{ total: number; exact: boolean }>,
+) => Promise<{ total: number; exact: boolean }>;
+
+/** One server's history, or with a list of server ids the history of all of them ("All servers"). */
+export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
+  const { where, bind, filtered } = selectHistory(serverId, request);
+  const { scope } = request;
+  const order = historyOrder(request.sort, request.desc);
   const offset = (request.page - 1) * request.size;
   const [rows, counted] = await Promise.all([
     // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).

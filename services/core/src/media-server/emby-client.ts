@@ -6,7 +6,13 @@
 import { canonicalMediaServerId } from './ids.js';
 import type { UserImageRequest } from './image-request.js';
 import { DETAIL_ITEM_FIELDS, itemQueryParams } from './item-query.js';
-import { MediaServerClient, type GetSessionsOptions, type MediaServerClientOptions, type RequestOptions } from './media-server-client.js';
+import {
+  MediaServerClient,
+  type GetSessionsOptions,
+  type MediaServerClientOptions,
+  type RequestOptions,
+  type SessionMessage,
+} from './media-server-client.js';
 import { MediaServerError } from './media-server-error.js';
 import { pascalCase, type QueryParams } from './query-params.js';
 import { itemQueryResultSchema, queryResultSchema, type BaseItemDto } from './schemas/item.js';
@@ -57,6 +63,15 @@ export class EmbyClient extends MediaServerClient {
     if (within === undefined || within <= 0) return sessions;
     const cutoff = this.now() - within * 1000;
     return sessions.filter((s) => s.LastActivityDate !== undefined && Date.parse(s.LastActivityDate) >= cutoff);
+  }
+
+  protected override playstateBody(command: 'Stop'): unknown {
+    return { Command: command };
+  }
+
+  /** Emby 4.8 reads the message from the query (Text, Header, TimeoutMs), not from a body. */
+  protected override messageRequest(message: SessionMessage): { query: QueryParams } {
+    return { query: { text: message.text, header: message.header, timeoutMs: message.timeoutMs } };
   }
 
   protected override paramName(name: string): string {

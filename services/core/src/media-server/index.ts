@@ -9,6 +9,7 @@ export {
   type GetSessionsOptions,
   type GetItemsByIdsOptions,
   type PlaybackReportingQueryOptions,
+  type SessionMessage,
 } from './media-server-client.js';
 export { JellyfinClient } from './jellyfin-client.js';
 export { EmbyClient } from './emby-client.js';

@@ -97,6 +97,13 @@ export interface GetItemsByIdsOptions extends RequestOptions {
   userId?: string;
 }
 
+/** A message for a session's client: a header line, the text, and how long it stays (none: until dismissed). */
+export interface SessionMessage {
+  header: string;
+  text: string;
+  timeoutMs?: number;
+}
+
 export interface PlaybackReportingQueryOptions extends RequestOptions {
   /** The plugin replaces a column named exactly UserId by UserName. */
   replaceUserId?: boolean;
@@ -302,6 +309,46 @@ export abstract class MediaServerClient {
 
   protected fetchSessions(query: QueryParams, options: RequestOptions): Promise<SessionInfo[]> {
     return this.getJson('/Sessions', sessionListSchema, { query, signal: options.signal });
+  }
+
+  /** Stops what a session plays (POST /Sessions/{id}/Playing/Stop); 'not_found' when the session is gone. Not retried. */
+  async stopPlayback(sessionId: string, options: RequestOptions = {}): Promise<void> {
+    const id = canonicalMediaServerId(sessionId, 'session id');
+    await this.postCommand(`/Sessions/${id}/Playing/Stop`, {
+      body: this.playstateBody('Stop'),
+      signal: options.signal,
+      notFound: `session ${id} not found`,
+    });
+  }
+
+  /** Shows a message on a session's client (POST /Sessions/{id}/Message); 'not_found' when the session is gone. */
+  async sendMessage(sessionId: string, message: SessionMessage, options: RequestOptions = {}): Promise<void> {
+    const id = canonicalMediaServerId(sessionId, 'session id');
+    await this.postCommand(`/Sessions/${id}/Message`, {
+      ...this.messageRequest(message),
+      signal: options.signal,
+      notFound: `session ${id} not found`,
+    });
+  }
+
+  /** Jellyfin's Playing/{command} takes no body; Emby's requires a PlaystateRequest. */
+  protected playstateBody(_command: 'Stop'): unknown {
+    return undefined;
+  }
+
+  /** Jellyfin takes a JSON MessageCommand; Emby takes query parameters (EmbyClient overrides). */
+  protected messageRequest(message: SessionMessage): { query?: QueryParams; body?: unknown } {
+    return { body: { Header: message.header, Text: message.text, ...(message.timeoutMs ? { TimeoutMs: message.timeoutMs } : {}) } };
+  }
+
+  /** A POST answered with no content (204); commands are not idempotent, so never retried. */
+  private postCommand(
+    path: string,
+    request: { query?: QueryParams; body?: unknown; signal?: AbortSignal; notFound: string },
+  ): Promise<void> {
+    return this.execute({ method: 'POST', path, ...request }, async (res) => {
+      await res.body?.cancel();
+    });
   }
 
   // ---------------------------------------------------------------- images

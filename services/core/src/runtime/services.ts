@@ -20,6 +20,8 @@ import { LibraryService } from '../library/library-service.js';
 import { AllServersReads } from '../stats/all-servers.js';
 import { BackupService } from '../backup/backup-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
+import { ExportService } from '../export/export-service.js';
+import { YearReviewService } from '../stats/year-review.js';
 
 /** The domain services of one process, built once from its runtime. */
 export interface Services {
@@ -39,6 +41,10 @@ export interface Services {
   /** "All servers": the overviews summed or listed over every linked server. */
   allServers: AllServersReads;
   backups: BackupService;
+  /** CSV downloads of the history views and the users table. */
+  exports: ExportService;
+  /** A user's or the server's year in review (figures and the PNG card). */
+  yearReview: YearReviewService;
   webhooks: WebhookService;
   /** Seals the secrets kept in the database (media-server keys, webhook tokens). */
   secretBox: SecretBox;
@@ -62,6 +68,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
   const secretBox = new SecretBox(config.encryptionKey);
   const statistics = new StatisticsService(db, reads);
   const history = new HistoryService(db, reads, bus);
+  const allServers = new AllServersReads(reads, statistics, history);
   const auth = new AuthService(db, config, limiter, logger.child({ component: 'auth' }));
   const mediaServers = new MediaServerLinks(db, secretBox);
   return {
@@ -75,7 +82,9 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
     trackedLibraries: new TrackedLibraries(db, logger.child({ component: 'sync' })),
     statistics,
     history,
-    allServers: new AllServersReads(reads, statistics, history),
+    allServers,
+    exports: new ExportService(db, reads, statistics, allServers),
+    yearReview: new YearReviewService(db, reads),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),
     webhooks: new WebhookService(db, secretBox, config.timeZone),

@@ -3,6 +3,7 @@ import { HistoryService } from '../history/history-service.js';
 import { LibraryService } from '../library/library-service.js';
 import { StatisticsContext } from '../stats/statistics-context.js';
 import { StatisticsService } from '../stats/statistics-service.js';
+import { YearReviewService } from '../stats/year-review.js';
 import { ALL_TIME_HOURS } from '../stats/time-window.js';
 import { REPOSITORY_SQL_CATALOG, repositoriesOn } from './sql-catalog-repositories.js';
 
@@ -16,6 +17,7 @@ interface Services {
   stats: StatisticsService;
   history: HistoryService;
   library: LibraryService;
+  yearReview: YearReviewService;
 }
 
 const historyPage = { page: 1, size: 25, search: '', sort: 'ActivityDateInserted' as const, desc: true, filters: [] };
@@ -52,6 +54,9 @@ export const SQL_CATALOG: Record<string, (services: Services) => Promise<unknown
   'stats/views-per-day': ({ stats }) => stats.views('day', { days: 20 }),
   'stats/views-per-weekday': ({ stats }) => stats.views('weekday', { days: 20 }),
   'stats/views-per-hour': ({ stats }) => stats.views('hour', { days: 20 }),
+  // A year without plays: the same statements whatever today's date (the binge's title query runs only after a binge).
+  'stats/year-in-review-server': ({ yearReview }) => yearReview.review({ year: 2000, timeZone: 'UTC' }),
+  'stats/year-in-review-user': ({ yearReview }) => yearReview.review({ year: 2000, timeZone: 'UTC', userId: 'u1' }),
   'history/page': ({ history }) => history.page({ kind: 'all' }, historyPage),
   'history/user-page-searched-and-filtered': ({ history }) =>
     history.page(
@@ -111,6 +116,7 @@ export async function collectSqlCatalog(db: Database, serverId: string): Promise
       stats: new StatisticsService(recording, context),
       history: new HistoryService(recording, context),
       library: new LibraryService(recording, context),
+      yearReview: new YearReviewService(recording, context),
     };
     sent = [];
     await call(services).catch(() => undefined);

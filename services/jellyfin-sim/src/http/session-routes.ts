@@ -72,8 +72,46 @@ export function sessionRoutes(kit: RouteKit): Route[] {
       sendEmpty(ctx.res, 204);
     };
 
+  /** The session a remote command names (Jellyfin answers 404 for an unknown one). */
+  const namedSession = (ctx: RequestContext): string => {
+    const match = /\/Sessions\/([^/]+)\//i.exec(ctx.path);
+    const id = match ? decodeURIComponent(match[1]!).toLowerCase() : '';
+    if (!st.sessions.sessions.has(id)) throw new HttpError(404, 'Error processing request.');
+    return id;
+  };
+
+  /** POST /Sessions/{id}/Playing/{command}: Stop, Pause and Unpause act on the play; the other commands are accepted and ignored. */
+  const playstate = (ctx: RequestContext): void => {
+    const id = namedSession(ctx);
+    const command = /\/Playing\/([^/]+)$/i.exec(ctx.path)?.[1] ?? '';
+    const known = ['Stop', 'Pause', 'Unpause', 'NextTrack', 'PreviousTrack', 'Seek', 'Rewind', 'FastForward', 'PlayPause'];
+    const named = known.find((k) => k.toLowerCase() === command.toLowerCase());
+    if (!named) throw new HttpError(400, 'Error processing request.');
+    if (named === 'Stop' || named === 'Pause' || named === 'Unpause') st.sessions.remoteCommand(id, named);
+    sendEmpty(ctx.res, 204);
+  };
+
+  /** POST /Sessions/{id}/Message: Jellyfin takes a JSON MessageCommand, Emby the Text, Header and TimeoutMs query parameters. */
+  const message = async (ctx: RequestContext): Promise<void> => {
+    const id = namedSession(ctx);
+    const source: Record<string, unknown> = jf
+      ? await ctx.body()
+      : { Text: ctx.params.get('Text'), Header: ctx.params.get('Header'), TimeoutMs: ctx.params.int('TimeoutMs') };
+    const text = source.Text;
+    if (typeof text !== 'string' || text === '') throw new HttpError(400, 'Error processing request.');
+    const timeout = source.TimeoutMs;
+    st.sessions.sendMessage(id, {
+      header: typeof source.Header === 'string' ? source.Header : '',
+      text,
+      ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    });
+    sendEmpty(ctx.res, 204);
+  };
+
   return [
     route('GET', '/Sessions', 'user', sessions),
+    route('POST', '/Sessions/{id}/Playing/{command}', 'admin', playstate),
+    route('POST', '/Sessions/{id}/Message', 'admin', message),
     route('POST', '/Sessions/Playing', 'user', clientReport('start')),
     route('POST', '/Sessions/Playing/Progress', 'user', clientReport('progress')),
     route('POST', '/Sessions/Playing/Stopped', 'user', clientReport('stopped')),

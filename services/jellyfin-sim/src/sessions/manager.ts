@@ -69,8 +69,19 @@ export interface DeviceRecord {
   clientKey: string;
 }
 
+/** A message an administrator sent to a session (POST /Sessions/{id}/Message), as the client would show it. */
+export interface SessionMessage {
+  sessionId: string;
+  header: string;
+  text: string;
+  timeoutMs?: number;
+  atMs: number;
+}
+
 export class SessionManager {
   readonly sessions = new Map<string, SimSession>();
+  /** Messages sent to sessions, oldest first (the control API lists them). */
+  readonly messages: SessionMessage[] = [];
   readonly devices = new Map<string, DeviceRecord>();
   readonly plays: PlayRecord[] = [];
   private readonly playsById = new Map<string, ActivePlay | PlayRecord>();
@@ -555,6 +566,29 @@ export class SessionManager {
     this.scheduleEnd(session, play);
     this.report(session);
     return play.record;
+  }
+
+  /**
+   * A remote playstate command from an administrator (POST /Sessions/{id}/Playing/{command}): Stop ends the
+   * play as the client's own stop would (stop report, play written); Pause and Unpause act on it. False when
+   * no such session exists; a session with nothing playing ignores the command, as clients do.
+   */
+  remoteCommand(sessionId: string, command: 'Stop' | 'Pause' | 'Unpause'): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session) return false;
+    const play = session.play;
+    if (!play) return true;
+    if (command === 'Stop') this.finish(session, 'stopped', { report: true });
+    else if (command === 'Pause') this.pause(play.record.playId);
+    else this.resume(play.record.playId);
+    return true;
+  }
+
+  /** Shows a message on a session's client; false when no such session exists. */
+  sendMessage(sessionId: string, message: { header: string; text: string; timeoutMs?: number }): boolean {
+    if (!this.sessions.has(sessionId)) return false;
+    this.messages.push({ sessionId, ...message, atMs: this.clock.now() });
+    return true;
   }
 
   stop(playId: string): PlayRecord {

@@ -2,6 +2,7 @@ import { Fragment, useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
+import { exportHistory } from '../../api/export';
 import { deletePlaybackActivity, useHistory, type HistoryQuery, type HistoryScope } from '../../api/history';
 import { useConfig, useMe } from '../../api/auth';
 import { errorMessage } from '../../api/client';
@@ -97,6 +98,13 @@ export function ActivityTable({
       </button>
     </th>
   );
+  async function downloadCsv() {
+    try {
+      await exportHistory(scope, { search, sort, desc, filters });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(String(row.Id)));
 
   return (
@@ -111,6 +119,9 @@ export function ActivityTable({
             setPage(1);
           }}
         />
+        <button type="button" className="btn-secondary" onClick={() => void downloadCsv()}>
+          {t('export.csv')}
+        </button>
         {selected.size > 0 && (
           <button type="button" className="btn-danger" onClick={() => setConfirming(true)}>
             {t('activity.deleteSelected', { count: selected.size })}

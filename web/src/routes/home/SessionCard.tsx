@@ -8,6 +8,7 @@ import { formatBitrate, formatTicks, formatTime, resolutionLabel } from '../../l
 import { isPublicIp, playbackEta, progressPercent, sessionTitle } from '../../lib/sessions';
 import { STORAGE, usePreference } from '../../store/preferences';
 import { GeolocationModal } from './GeolocationModal';
+import { EndSessionDialog } from './EndSessionDialog';
 
 function streamAt(streams: MediaStream[] | null | undefined, type: string, index?: number | null): MediaStream | undefined {
   const list = streams ?? [];
@@ -43,6 +44,7 @@ export function SessionCard({
   const [hour12] = usePreference(STORAGE.hour12, false);
   const [geoIp, setGeoIp] = useState<string | null>(null);
   const [showJson, setShowJson] = useState(false);
+  const [ending, setEnding] = useState(false);
   const item = session.NowPlayingItem!;
   const play = session.PlayState ?? {};
   const transcode = play.PlayMethod === 'Transcode' ? session.TranscodingInfo : null;
@@ -152,16 +154,28 @@ export function SessionCard({
           <div className="h-full bg-blue-500" style={{ width: `${percent}%` }} />
         </div>
       </div>
-      {detail && (
-        <div>
-          <button type="button" className="btn-secondary px-2 py-1 text-xs" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>
-            {t('home.session.json')}
-          </button>
-          {showJson && (
-            <pre className="mt-2 max-h-64 overflow-auto rounded bg-black/60 p-2 text-xs">{JSON.stringify(session, null, 2)}</pre>
+      <div>
+        <div className="flex flex-wrap gap-2">
+          {detail && (
+            <button
+              type="button"
+              className="btn-secondary px-2 py-1 text-xs"
+              aria-expanded={showJson}
+              onClick={() => setShowJson(!showJson)}
+            >
+              {t('home.session.json')}
+            </button>
           )}
+          {/* Administrators only: with viewer roles (issue 21, part A) a viewer's card will not offer it. */}
+          <button type="button" className="btn-danger ml-auto px-2 py-1 text-xs" onClick={() => setEnding(true)}>
+            {t('endSession.button')}
+          </button>
         </div>
-      )}
+        {detail && showJson && (
+          <pre className="mt-2 max-h-64 overflow-auto rounded bg-black/60 p-2 text-xs">{JSON.stringify(session, null, 2)}</pre>
+        )}
+      </div>
+      {ending && <EndSessionDialog session={session} title={title} onClose={() => setEnding(false)} />}
       {geoIp && <GeolocationModal ip={geoIp} onClose={() => setGeoIp(null)} />}
     </article>
   );

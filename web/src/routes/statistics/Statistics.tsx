@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { DaysInput, Tabs } from '../../components/inputs';
 import { STORAGE, usePreference } from '../../store/preferences';
 import { ViewsChart } from './ViewsChart';
@@ -14,7 +15,12 @@ export default function Statistics() {
     <div>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <h1 className="page-title mb-0">{t('nav.statistics')}</h1>
-        <DaysInput value={days} onApply={setDays} label={t('common.lastNDays')} />
+        <div className="flex flex-wrap items-center gap-3">
+          <Link className="btn-secondary" to="/year-in-review">
+            {t('yearReview.open')}
+          </Link>
+          <DaysInput value={days} onApply={setDays} label={t('common.lastNDays')} />
+        </div>
       </div>
       <Tabs
         label={t('stats.views')}

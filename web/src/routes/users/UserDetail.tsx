@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useUserDetails } from '../../api/users';
@@ -30,6 +30,9 @@ export default function UserDetail({ ownUserId }: { ownUserId?: string }) {
         <div className="mb-4 flex items-center gap-3">
           <Avatar userId={userId} hasImage={Boolean(user.data?.PrimaryImageTag)} name={name} size="h-14 w-14" />
           <h1 className="text-2xl font-semibold text-white">{name}</h1>
+          <Link className="btn-secondary ml-auto" to={`/year-in-review?user=${encodeURIComponent(userId)}`}>
+            {t('yearReview.open')}
+          </Link>
         </div>
       </Panel>
       <Tabs

@@ -6,6 +6,7 @@ import { useAllUserActivity } from '../../api/stats';
 import { useServerSelection } from '../../store/server-selection';
 import { setUntrackedUser, useUntrackedUsers } from '../../api/users';
 import { errorMessage } from '../../api/client';
+import { exportUsers } from '../../api/export';
 import type { UserActivityRow } from '../../api/types';
 import { Panel } from '../../components/Panel';
 import { Avatar } from '../../components/media';
@@ -13,44 +14,7 @@ import { PageSizeSelect, Pager, SearchInput } from '../../components/inputs';
 import { toast } from '../../components/toasts';
 import { agoParts, formatDuration } from '../../lib/format';
 import { STORAGE, usePreference } from '../../store/preferences';
-
-export const USER_SORTS = ['UserName', 'Tracked', 'LastWatched', 'LastClient', 'TotalPlays', 'TotalWatchTime', 'LastSeen'] as const;
-export type UserSort = (typeof USER_SORTS)[number];
-
-function lastSeenSeconds(row: UserActivityRow): number {
-  const p = row.LastSeen;
-  if (!p) return Number.POSITIVE_INFINITY;
-  return (p.days ?? 0) * 86400 + (p.hours ?? 0) * 3600 + (p.minutes ?? 0) * 60 + (p.seconds ?? 0);
-}
-
-/** Sort value of a column; LastSeen sorts by how recent (less time ago first when ascending). */
-export function userSortValue(row: UserActivityRow, column: UserSort): string | number {
-  switch (column) {
-    case 'UserName':
-      return row.UserName.toLowerCase();
-    case 'Tracked':
-      return row.Tracked === false ? 0 : 1;
-    case 'LastWatched':
-      return (row.LastWatched ?? '').toLowerCase();
-    case 'LastClient':
-      return (row.LastClient ?? '').toLowerCase();
-    case 'TotalPlays':
-      return row.TotalPlays ?? 0;
-    case 'TotalWatchTime':
-      return row.TotalWatchTime ?? 0;
-    case 'LastSeen':
-      return lastSeenSeconds(row);
-  }
-}
-
-export function sortUsers(rows: readonly UserActivityRow[], column: UserSort, desc: boolean): UserActivityRow[] {
-  return [...rows].sort((a, b) => {
-    const x = userSortValue(a, column);
-    const y = userSortValue(b, column);
-    const order = x < y ? -1 : x > y ? 1 : 0;
-    return desc ? -order : order;
-  });
-}
+import { USER_SORTS, searchUsers, sortUsers, type UserSort } from '@reelstat/contract';
 
 export function Ago({ parts }: { parts: UserActivityRow['LastSeen'] }) {
   const { t } = useTranslation();
@@ -84,11 +48,7 @@ export default function Users() {
     const untrackedIds = new Set(untracked.data ?? []);
     // With "All servers" each row names its server and carries its own Tracked flag.
     const withTracked = (query.data ?? []).map((row) => ({ ...row, Tracked: row.ServerId ? row.Tracked : !untrackedIds.has(row.UserId) }));
-    const needle = search.trim().toLowerCase();
-    const found = needle
-      ? withTracked.filter((row) => row.UserName.toLowerCase().includes(needle) || (row.LastWatched ?? '').toLowerCase().includes(needle))
-      : withTracked;
-    return sortUsers(found, sort, desc);
+    return sortUsers(searchUsers(withTracked, search), sort, desc);
   }, [query.data, untracked.data, search, sort, desc]);
   const pages = Math.max(1, Math.ceil(rows.length / size));
   const shown = rows.slice((Math.min(page, pages) - 1) * size, Math.min(page, pages) * size);
@@ -125,6 +85,13 @@ export default function Users() {
       <h1 className="page-title">{t('nav.users')}</h1>
       <div className="mb-3 flex flex-wrap items-center gap-3">
         <SearchInput value={search} onSearch={onSearch} label={t('users.search')} />
+        <button
+          type="button"
+          className="btn-secondary"
+          onClick={() => void exportUsers({ search, sort, desc }).catch((error: unknown) => toast.error(errorMessage(error)))}
+        >
+          {t('export.csv')}
+        </button>
         <PageSizeSelect
           value={size}
           onChange={(next) => {

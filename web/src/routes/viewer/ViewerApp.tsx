@@ -13,6 +13,7 @@ const StatCardGrid = lazy(() => import('../home/StatCards').then((module) => ({ 
 /** The server-wide cards of the last 30 days, when the administrator shares them (`serverStats`). */
 const SHARED_DAYS = 30;
 const NotFound = lazy(() => import('../NotFound'));
+const YearReview = lazy(() => import('../year-review/YearReview'));
 
 /**
  * What a viewer sees (docs/security.md, "Roles"): their own statistics, history and timeline, on one page with
@@ -77,6 +78,7 @@ export function ViewerApp({ me }: { me: MeAnswer }) {
         errorElement: <RouteError />,
         children: [
           { path: '/', element: <OwnPage me={me} /> },
+          { path: '/year-in-review', element: me.mediaUser ? <YearReview ownUserId={me.mediaUser.userId} /> : <OwnPage me={me} /> },
           { path: '*', element: <NotFound /> },
         ],
       },

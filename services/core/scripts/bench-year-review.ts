@@ -1,0 +1,126 @@
+/**
+ * Year-in-review benchmark (`npm run bench:year-review`): on a database filled by `npm run seed:history`,
+ * computes the year in review of the server and of a few users for the year of the latest play, without the
+ * answer cache, and prints the median time of each (and of each of its queries) over the runs.
+ * A benchmark, not a test: it prints figures and never fails on them.
+ *
+ *   npm run bench:year-review -- [--data-dir ./data/bench | --database-url URL] [--runs 5] [--users 5]
+ */
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/config/load-config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { StatisticsContext } from '../src/stats/statistics-context.js';
+import { YearReviewService } from '../src/stats/year-review.js';
+import {
+  activeUsers,
+  firstAndLast,
+  longestBinge,
+  serverYearFromRollups,
+  topsOfYear,
+  userYearFromHistory,
+} from '../src/stats/year-review-queries.js';
+
+function argument(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed(runs: number, work: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  return Math.round(median(times));
+}
+
+async function main() {
+  const logger = pino({ level: 'warn' });
+  let url = argument('database-url', loadConfig().databaseUrl ?? '');
+  let embedded: EmbeddedPostgres | undefined;
+  if (!url) {
+    embedded = new EmbeddedPostgres(path.join(path.resolve(argument('data-dir', './data/bench')), 'postgres'), logger);
+    url = await embedded.start();
+  }
+  const db: Database = openDatabase(url, logger);
+  try {
+    await migrateToLatest(db, logger);
+    // The machine's 1-minute load average when the measurement starts and ends, printed beside the figures.
+    const loadAtStart = loadavg()[0]!.toFixed(1);
+    const runs = Number(argument('runs', '5'));
+    const timeZone = 'UTC';
+    const [server] = await db.query<{ id: string; year: number; plays: number }>(
+      `SELECT m.id, extract(year FROM (SELECT max(started_at) FROM playback_history WHERE server_id = m.id))::int AS year,
+         (SELECT count(*) FROM playback_history WHERE server_id = m.id)::int AS plays
+       FROM media_servers m ORDER BY m.is_default DESC LIMIT 1`,
+    );
+    if (!server) throw new Error('no media server in this database: seed it first (npm run seed:history)');
+    const { id: serverId, year } = server;
+    const [inYear] = await db.query<{ plays: number }>(
+      `SELECT count(*)::int AS plays FROM playback_history WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, 'UTC')`,
+      [serverId, year],
+    );
+    const users = await db.query<{ user_id: string; plays: number }>(
+      `SELECT key AS user_id, plays FROM play_totals WHERE server_id = $1 AND scope = 'user' ORDER BY plays DESC LIMIT $2`,
+      [serverId, Number(argument('users', '5'))],
+    );
+    // A fresh context per run: the answer cache must not answer.
+    const review = (userId?: string) =>
+      new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
+    const parts = (userId: string | null) => ({
+      rollups: () => serverYearFromRollups(db, serverId, year, timeZone),
+      activeUsers: () => activeUsers(db, serverId, year, timeZone),
+      ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
+      tops: () => topsOfYear(db, serverId, year, timeZone, userId),
+      binge: () => longestBinge(db, serverId, year, timeZone, userId),
+      firstAndLast: () => firstAndLast(db, serverId, year, timeZone, userId),
+    });
+    console.log(`history: ${server.plays} plays, ${inYear!.plays} in ${year}; median of ${runs} runs, no cache`);
+    const serverMs = await timed(runs, () => review());
+    const serverParts: Record<string, number> = {};
+    for (const [name, work] of Object.entries(parts(null))) serverParts[name] = await timed(runs, work);
+    console.log(
+      `server review: ${serverMs} ms  (${Object.entries(serverParts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
+    const userMs: number[] = [];
+    for (const user of users) {
+      const ms = await timed(runs, () => review(user.user_id));
+      userMs.push(ms);
+      console.log(`user ${user.user_id} (${user.plays} plays all time): ${ms} ms`);
+    }
+    const userParts: Record<string, number> = {};
+    if (users[0]) for (const [name, work] of Object.entries(parts(users[0].user_id))) userParts[name] = await timed(runs, work);
+    console.log(
+      `busiest user's parts: ${Object.entries(userParts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    const load = `${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`;
+    console.log(`load (1 min): ${load}`);
+    console.log(
+      JSON.stringify({
+        load,
+        plays: server.plays,
+        playsInYear: inYear!.plays,
+        year,
+        serverMs,
+        serverParts,
+        userMedianMs: userMs.length ? median(userMs) : null,
+        userParts,
+      }),
+    );
+  } finally {
+    await db.close();
+    await embedded?.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,199 @@
+import type { Database } from '../db/database.js';
+
+/**
+ * The SQL of the year in review. Every query takes $1 server id, $2 year, $3 time zone and (those that can be
+ * scoped to a user) $4 user id or null. The year runs from 1 January 00:00 to the next 1 January in the time
+ * zone, so a play at 23:30 on 31 December in Paris belongs to that year even though it is 22:30 UTC.
+ */
+const YEAR_START = `make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text)`;
+const YEAR_END = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text)`;
+const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND started_at < ${YEAR_END} AND ($4::text IS NULL OR user_id = $4)`;
+
+/** A binge: plays of one user, each starting at most this long after the previous one ended. */
+export const BINGE_GAP_MINUTES = 30;
+export const YEAR_TOP_LIMIT = 5;
+
+export interface Figures {
+  plays: number;
+  seconds: number;
+}
+
+/**
+ * The server's figures for the year from the library quarter-hour rollup (play_rollups_by_library): totals,
+ * the busiest day and the busiest hour of the day. Quarter hours keep time zones with half-hour offsets exact.
+ */
+export async function serverYearFromRollups(db: Database, serverId: string, year: number, timeZone: string) {
+  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
+    `WITH quarters AS (
+       SELECT bucket AT TIME ZONE $3::text AS local, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM play_rollups_by_library WHERE server_id = $1 AND bucket >= ${YEAR_START} AND bucket < ${YEAR_END}
+       GROUP BY bucket
+     ), days AS (
+       SELECT to_char(local, 'YYYY-MM-DD') AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM quarters GROUP BY 1
+     ), hours AS (
+       SELECT extract(hour FROM local)::int::text AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM quarters GROUP BY 1
+     )
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM quarters
+     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
+     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+    [serverId, year, timeZone],
+  );
+  return shapeBusiest(rows);
+}
+
+/** A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user). */
+export async function userYearFromHistory(db: Database, serverId: string, year: number, timeZone: string, userId: string) {
+  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
+    `WITH plays AS (
+       SELECT started_at AT TIME ZONE $3::text AS local, played_seconds FROM playback_history WHERE ${PLAYS_OF_YEAR}
+     ), days AS (
+       SELECT to_char(local, 'YYYY-MM-DD') AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+     ), hours AS (
+       SELECT extract(hour FROM local)::int::text AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+     )
+     SELECT 'total' AS kind, '' AS key, count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS seconds FROM plays
+     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
+     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+    [serverId, year, timeZone, userId],
+  );
+  return shapeBusiest(rows);
+}
+
+function shapeBusiest(rows: Array<{ kind: string; key: string; plays: number; seconds: number }>) {
+  const of = (kind: string) => rows.find((row) => row.kind === kind);
+  const total = of('total');
+  const day = of('day');
+  const hour = of('hour');
+  return {
+    total: { plays: total?.plays ?? 0, seconds: Number(total?.seconds ?? 0) },
+    busiestDay: day ? { date: day.key, plays: day.plays, seconds: Number(day.seconds) } : null,
+    busiestHour: hour ? { hour: Number(hour.key), plays: hour.plays, seconds: Number(hour.seconds) } : null,
+  };
+}
+
+/** Users who played at least once in the year: one index probe per user, not a scan of the year. */
+export async function activeUsers(db: Database, serverId: string, year: number, timeZone: string): Promise<number> {
+  const [row] = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM media_users u WHERE u.server_id = $1 AND EXISTS (
+       SELECT 1 FROM playback_history h WHERE h.server_id = $1 AND h.user_id = u.id
+         AND h.started_at >= ${YEAR_START} AND h.started_at < ${YEAR_END})`,
+    [serverId, year, timeZone],
+  );
+  return row?.count ?? 0;
+}
+
+export interface Ranked extends Figures {
+  id: string;
+  name: string;
+  type: string | null;
+}
+
+/**
+ * The top movies and tracks (what is not an episode), the top series and the top genres, by watched time then
+ * plays, from one pass over the year's plays. That pass reads only columns the covering indexes carry
+ * (history_started_cover, or history_user_cover for a user), so it never visits the table's rows; names come
+ * from the items table (or, for an item a sync removed, from one of its plays).
+ */
+export async function topsOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
+    `WITH per_item AS MATERIALIZED (
+       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
+     ), top_items AS (
+       SELECT item_id AS id, plays, seconds FROM per_item WHERE series_id IS NULL
+       ORDER BY seconds DESC, plays DESC, item_id LIMIT ${YEAR_TOP_LIMIT}
+     ), top_series AS (
+       SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
+       GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
+     ), tagged AS (
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
+       UNION ALL
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
+       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
+     ), ranked AS (
+       SELECT 'item' AS kind, id, plays, seconds FROM top_items
+       UNION ALL SELECT 'series', id, plays, seconds FROM top_series
+       UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
+                  ORDER BY 4 DESC, 3 DESC, 2 LIMIT ${YEAR_TOP_LIMIT})
+     )
+     SELECT r.kind, r.id, r.plays, r.seconds,
+       CASE WHEN r.kind = 'genre' THEN r.id ELSE COALESCE(i.name, named.name) END AS name,
+       CASE WHEN r.kind = 'series' THEN 'Series' ELSE COALESCE(i.type, named.type) END AS type
+     FROM ranked r
+     LEFT JOIN items i ON r.kind <> 'genre' AND i.server_id = $1 AND i.id = r.id
+     LEFT JOIN LATERAL (
+       SELECT CASE WHEN r.kind = 'series' THEN h.series_name ELSE h.item_name END AS name, h.item_type AS type
+       FROM playback_history h
+       WHERE r.kind <> 'genre' AND i.id IS NULL AND h.server_id = $1 AND (CASE WHEN r.kind = 'series' THEN h.series_id ELSE h.item_id END) = r.id
+       LIMIT 1
+     ) AS named ON true
+     ORDER BY r.kind, r.seconds DESC, r.plays DESC, name`,
+    [serverId, year, timeZone, userId],
+  );
+  const of = (kind: string): Ranked[] =>
+    rows
+      .filter((row) => row.kind === kind)
+      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
+  return {
+    items: of('item'),
+    series: of('series'),
+    genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })),
+  };
+}
+
+/**
+ * The longest binge: a run of one user's plays where each starts at most BINGE_GAP_MINUTES after the previous
+ * one ended (its start plus its watched seconds), the run with the most watched seconds. The runs are found on
+ * narrow rows (user, start, seconds: all in the covering indexes); only the winning run's plays are read for
+ * its title (the series or film it is mostly made of).
+ */
+export async function longestBinge(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const [run] = await db.query<{ user_id: string; started_at: Date; ended_at: Date; plays: number; seconds: number }>(
+    `WITH plays AS (
+       SELECT user_id, started_at, played_seconds, started_at + make_interval(secs => played_seconds) AS ended_at
+       FROM playback_history WHERE ${PLAYS_OF_YEAR}
+     ), marked AS (
+       SELECT *, CASE WHEN started_at - lag(ended_at) OVER (PARTITION BY user_id ORDER BY started_at)
+           <= make_interval(mins => ${BINGE_GAP_MINUTES}) THEN 0 ELSE 1 END AS starts_run
+       FROM plays
+     ), runs AS (
+       SELECT *, sum(starts_run) OVER (PARTITION BY user_id ORDER BY started_at ROWS UNBOUNDED PRECEDING) AS run FROM marked
+     )
+     SELECT user_id, min(started_at) AS started_at, max(ended_at) AS ended_at, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+     FROM runs GROUP BY user_id, run HAVING count(*) > 1
+     ORDER BY seconds DESC, plays DESC, started_at LIMIT 1`,
+    [serverId, year, timeZone, userId],
+  );
+  if (!run) return null;
+  const [named] = await db.query<{ user_name: string; title: string }>(
+    `SELECT max(user_name) AS user_name, mode() WITHIN GROUP (ORDER BY COALESCE(series_name, item_name)) AS title
+     FROM playback_history WHERE server_id = $1 AND user_id = $2 AND started_at >= $3 AND started_at <= $4`,
+    [serverId, run.user_id, run.started_at, run.ended_at],
+  );
+  return {
+    userId: run.user_id,
+    userName: named?.user_name ?? run.user_id,
+    start: new Date(run.started_at).toISOString(),
+    end: new Date(run.ended_at).toISOString(),
+    plays: run.plays,
+    seconds: Number(run.seconds),
+    title: named?.title ?? '',
+  };
+}
+
+/** The first and the last play of the year. */
+export async function firstAndLast(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const rows = await db.query<{ kind: string; started_at: Date; title: string; user_name: string }>(
+    `(SELECT 'first' AS kind, started_at, COALESCE(series_name || ' - ' || item_name, item_name) AS title, user_name
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} ORDER BY started_at, id LIMIT 1)
+     UNION ALL
+     (SELECT 'last', started_at, COALESCE(series_name || ' - ' || item_name, item_name), user_name
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} ORDER BY started_at DESC, id DESC LIMIT 1)`,
+    [serverId, year, timeZone, userId],
+  );
+  const shape = (kind: string) => {
+    const row = rows.find((r) => r.kind === kind);
+    return row ? { date: new Date(row.started_at).toISOString(), title: row.title, userName: row.user_name } : null;
+  };
+  return { first: shape('first'), last: shape('last') };
+}
