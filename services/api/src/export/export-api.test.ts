@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, recordPlays, HISTORY_CSV_COLUMNS, type Database, type PlayToRecord } from '@reelstat/core';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin, insertUnreachableServer } from '@reelstat/server/test-support/api-harness.js';
 
 /** An RFC 4180 reader, written here so that the test does not trust the writer under test. */
 function parseCsv(text: string): string[][] {
@@ -79,10 +79,7 @@ describe('CSV export API', () => {
     harness = await startApiHarness();
     token = await createAdmin(harness);
     db = openDatabase(harness.database.url, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x', true)`,
-      [serverId],
-    );
+    await insertUnreachableServer(db, serverId);
     await db.query(
       `INSERT INTO media_users (server_id, id, name, tracked) VALUES ($1, 'u1', 'Zoë, "the boss"', true), ($1, 'u2', '=cmd|calc', true),
          ($1, 'u3', 'Line

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRollupDifferences, openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin, insertUnreachableServer } from '@reelstat/server/test-support/api-harness.js';
 
 /**
  * Every statistics, history and detail call on a small hand-built history. Expected figures are worked out
@@ -40,10 +40,7 @@ describe('statistics, history and detail API', () => {
     harness = await startApiHarness();
     token = await createAdmin(harness);
     db = openDatabase(harness.database.url, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'v1.x', true)`,
-      [serverId],
-    );
+    await insertUnreachableServer(db, serverId);
     await db.query(
       `INSERT INTO libraries (server_id, id, name, collection_type) VALUES ($1, 'movies', 'Movies', 'movies'), ($1, 'shows', 'Shows', 'tvshows'),
          ($1, 'music', 'Music', 'music')`,

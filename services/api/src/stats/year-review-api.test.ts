@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, recordPlays, type Database, type PlayToRecord } from '@reelstat/core';
 import type { YearReviewAnswer } from '@reelstat/contract';
 import { testLogger } from '@reelstat/core/test-support/test-services.js';
-import { startApiHarness, type ApiHarness, createAdmin } from '@reelstat/server/test-support/api-harness.js';
+import { startApiHarness, type ApiHarness, createAdmin, insertUnreachableServer } from '@reelstat/server/test-support/api-harness.js';
 
 /**
  * The year in review on a small history, every figure worked out by hand from this table (Europe/Paris is
@@ -37,10 +37,7 @@ describe('year in review API', () => {
     harness = await startApiHarness();
     token = await createAdmin(harness);
     db = openDatabase(harness.database.url, testLogger);
-    await db.query(
-      `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'Home & Co', 'jellyfin', 'http://x', 'v1.x', true)`,
-      [serverId],
-    );
+    await insertUnreachableServer(db, serverId, 'Home & Co');
     await db.query(
       `INSERT INTO media_users (server_id, id, name, tracked) VALUES ($1, 'u1', 'Alice', true), ($1, 'u2', 'Bob', true), ($1, 'u3', 'Carol', true)`,
       [serverId],

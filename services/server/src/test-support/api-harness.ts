@@ -1,6 +1,6 @@
 import { createTestDatabase, testConfig, testLogger, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
 import { call, type CallAnswer, type CallOptions } from '@reelstat/core/test-support/test-kit.js';
-import { clientPasswordDigest } from '@reelstat/core';
+import { clientPasswordDigest, type Database } from '@reelstat/core';
 import { findApiRole } from '@reelstat/api';
 import { startProcess, type RunningProcess } from '../start-process.js';
 import { answerProblems, findRoute } from './answer-check.js';
@@ -46,4 +46,15 @@ export async function createAdmin(harness: Pick<ApiHarness, 'call'>, password = 
   const created = await harness.call('POST', '/auth/createuser', { body: { username: 'admin', password: digest(password) } });
   if (created.status !== 200) throw new Error(`creating the administrator failed: ${created.status} ${JSON.stringify(created.body)}`);
   return (created.body as { token: string }).token;
+}
+
+/**
+ * A default media-server row that no process will call (a dead URL and a dummy sealed key): for tests that write
+ * the history themselves and read it back through the API.
+ */
+export async function insertUnreachableServer(db: Pick<Database, 'query'>, serverId: string, name = 'sim'): Promise<void> {
+  await db.query(
+    `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, $2, 'jellyfin', 'http://x', 'v1.x', true)`,
+    [serverId, name],
+  );
 }
