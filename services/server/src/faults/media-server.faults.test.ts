@@ -73,32 +73,31 @@ describe('fault: the media server is down, slow or flaky during active plays', (
     await expectRecordedOnce(query, sim, [plays[1]!, plays[2]!], [{ play: plays[0]!, seenSeconds: seen!.played_seconds }]);
   });
 
-  it('slow: every answer 2.5 s late', { timeout: 120_000 }, async () => {
+  /**
+   * Three plays under a fault: the first ends after `firstMs` of it, the second `secondMs` later, the third after
+   * the fault is cleared; each must be recorded once with its true times. The pauses are the plays' lengths on the
+   * simulator's real clock, not waits for Reelstat (expectRecordedOnce polls for the rows).
+   */
+  async function endPlaysThroughFault(fault: Parameters<typeof sim.control.setFaults>[0], firstMs: number, secondMs: number) {
     const plays = await startScenario();
-    await sim.control.setFaults({ latencyMs: 2500 });
-    await sleep(4000);
+    await sim.control.setFaults(fault);
+    await sleep(firstMs);
     sim.control.stop(plays[0]!.playId);
-    await sleep(6000);
+    await sleep(secondMs);
     sim.control.stop(plays[1]!.playId);
     await sleep(3000);
     await sim.control.clearFaults();
     await sleep(2000);
     sim.control.stop(plays[2]!.playId);
     await expectRecordedOnce(query, sim, plays);
+  }
+
+  it('slow: every answer 2.5 s late', { timeout: 120_000 }, async () => {
+    await endPlaysThroughFault({ latencyMs: 2500 }, 4000, 6000);
   });
 
   it('flaky: half of the requests answered 500', { timeout: 120_000 }, async () => {
-    const plays = await startScenario();
-    await sim.control.setFaults({ errorRate: 0.5 });
-    await sleep(3000);
-    sim.control.stop(plays[0]!.playId);
-    await sleep(4000);
-    sim.control.stop(plays[1]!.playId);
-    await sleep(3000);
-    await sim.control.clearFaults();
-    await sleep(2000);
-    sim.control.stop(plays[2]!.playId);
-    await expectRecordedOnce(query, sim, plays);
+    await endPlaysThroughFault({ errorRate: 0.5 }, 3000, 4000);
     const metrics = await fetch(`${app.url}/metrics`).then((res) => res.text());
     // The faults really reached the monitor (otherwise this scenario proves nothing).
     expect(metrics).toMatch(/^reelstat_activity_poll_errors_total\{[^}]*kind="(server|http)[^"]*"[^}]*\} [1-9]/m);
