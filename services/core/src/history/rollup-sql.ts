@@ -142,12 +142,17 @@ export function cardViewersRecount(source: string): string {
     FROM (SELECT DISTINCT server_id, kind, key, user_id FROM (${viewerTargets(source)}) AS t) AS c
     WHERE v.kind = '${kind}' AND (v.server_id, v.kind, v.key, v.user_id) = (c.server_id, c.kind, c.key, c.user_id);`,
   ).join('');
+  // Only the pairs the changed rows name can have dropped to no plays: the clean-up looks at those alone (a
+  // scan of the whole table on every extended play made a write cost grow with the history).
   return `
     UPDATE play_card_viewers v SET plays = v.plays - d.plays
     FROM (${cardViewersDelta(source)}) AS d
     WHERE (v.server_id, v.kind, v.key, v.user_id) = (d.server_id, d.kind, d.key, d.user_id);
     ${recount}
-    DELETE FROM play_card_viewers WHERE plays <= 0 OR last_started_at IS NULL;`;
+    DELETE FROM play_card_viewers v
+    USING (SELECT DISTINCT server_id, kind, key, user_id FROM (${viewerTargets(source)}) AS t) AS c
+    WHERE (v.server_id, v.kind, v.key, v.user_id) = (c.server_id, c.kind, c.key, c.user_id)
+      AND (v.plays <= 0 OR v.last_started_at IS NULL);`;
 }
 
 /** Used by the 0004 migration: rollups and totals of the history already there. */
