@@ -25,7 +25,10 @@ describe('live sessions of a viewer on socket.io', () => {
     sim = await startSimulator({ scale: 'tiny', seed: 23 });
     harness = await startApiHarness();
     adminToken = await createAdmin(harness);
-    const linked = await harness.call('POST', '/auth/configSetup', { token: adminToken, body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey } });
+    const linked = await harness.call('POST', '/auth/configSetup', {
+      token: adminToken,
+      body: { JF_HOST: sim.url, JF_API_KEY: sim.apiKey },
+    });
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
     serverId = ((await harness.call('GET', '/api/mediaServers', { token: adminToken })).body as Array<{ Id: string }>)[0]!.Id;
     sim.control.addUser({ name: 'Vera', password: 'vera-pass', isAdministrator: false });
@@ -109,9 +112,7 @@ describe('live sessions of a viewer on socket.io', () => {
     stopMonitor = await startActivityMonitor(runtime);
 
     // The administrator has seen both plays in one event: every event published until then reached the viewer too.
-    const both = await waitFor('the administrator sees both sessions', () =>
-      sessionsOf(admin).find((sessions) => sessions.length === 2),
-    );
+    const both = await waitFor('the administrator sees both sessions', () => sessionsOf(admin).find((sessions) => sessions.length === 2));
     expect(both.map((s) => s.Id).sort()).toEqual([own.sessionId, foreign.sessionId].sort());
     const foreignSession = both.find((s) => s.Id === foreign.sessionId)!;
     await waitFor('the viewer sees their session', () => sessionsOf(viewer).some((sessions) => sessions.length === 1));
