@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ensureReady, recordPlays, sim, simUsers, until, api, adminToken, type SimUser } from './helpers.js';
+import { ensureReady, recordPlays, sim, simItems, simUsers, until, api, adminToken, type PlayRecord, type SimUser } from './helpers.js';
 
 const VIEWER_PASSWORD = 'viewer-e2e-pass';
 
@@ -83,4 +83,32 @@ test('a wrong media-server password shows the usual message', async ({ page }) =
   await page.getByLabel('Password', { exact: true }).fill('not-the-password');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('button', { name: 'Invalid username or password (401)' })).toBeVisible();
+});
+
+test("a viewer sees their own live session on their home, never another user's", async ({ page }) => {
+  const [ownMovie, otherMovie] = await simItems('Movie', 2);
+  // The other user starts first: any poll that sees the viewer's play sees the other's too.
+  const foreign = await sim<PlayRecord>('/plays', {
+    userId: other.id,
+    itemId: otherMovie!.id,
+    client: 'android-tv',
+    deviceId: 'e2e-other',
+  });
+  const own = await sim<PlayRecord>('/plays', { userId: viewer.id, itemId: ownMovie!.id, client: 'jellyfin-web', deviceId: 'e2e-own' });
+  try {
+    await page.goto('/');
+    await page.getByLabel('Username').fill(viewer.name);
+    await page.getByLabel('Password', { exact: true }).fill(VIEWER_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const card = page.getByTestId('session-card').filter({ hasText: ownMovie!.name });
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('session-card')).toHaveCount(1);
+    await expect(page.getByText(otherMovie!.name)).toHaveCount(0);
+    await expect(page.getByText(other.name)).toHaveCount(0);
+    // Ending a session is for administrators.
+    await expect(card.getByRole('button', { name: 'End session' })).toHaveCount(0);
+  } finally {
+    for (const play of [own, foreign]) await sim(`/plays/${play.playId}/stop`, {});
+  }
+  await expect(page.getByTestId('session-card')).toHaveCount(0, { timeout: 30_000 });
 });

@@ -273,9 +273,9 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     }
   });
 
-  it('refuses a viewer on socket.io, which carries every session of the server', async () => {
+  it('lets a viewer onto socket.io (their events are filtered: socket/viewer-sessions.test.ts), refuses nobody', async () => {
     const { io } = await import('socket.io-client');
-    const connect = (token: string) =>
+    const connect = (token: string | undefined) =>
       new Promise<string>((resolve) => {
         const socket = io(`http://127.0.0.1:${harness.app.port}`, {
           path: '/socket.io/',
@@ -292,7 +292,8 @@ describe('every route × each role (admin, viewer, nobody)', () => {
           resolve(error.message);
         });
       });
-    expect(await connect(viewerToken)).toBe('forbidden');
+    expect(await connect(viewerToken)).toBe('connected');
     expect(await connect(adminToken)).toBe('connected');
+    expect(await connect(undefined)).toBe('unauthorized');
   });
 });

@@ -1,13 +1,17 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server as SocketServer } from 'socket.io';
+import { Server as SocketServer, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
-import { UI_EVENTS_CHANNEL, verifyToken, type Runtime, type UiEvent } from '@reelstat/core';
+import { UI_EVENTS_CHANNEL, verifyToken, type MediaUserRef, type Runtime, type UiEvent } from '@reelstat/core';
 import { credentialsOf, resolvePrincipal } from '../auth/authenticate.js';
 import { ExpiryTimer } from './expiry-timer.js';
+import { eventForViewer } from './viewer-events.js';
 
 /** Client → server: `renew-token` with a renewed login token moves the socket's cut-off to its expiry. */
 export const RENEW_TOKEN_EVENT = 'renew-token';
+
+/** The room of administrators' sockets, which receive every event as published. */
+const ADMINS_ROOM = 'admins';
 
 /** Events whose latest payload is the current state (not a one-off notification). */
 const STATE_EVENTS = new Set(['sessions', 'task-list']);
@@ -27,8 +31,8 @@ export async function attachSocketGateway(
     cors: { origin: false },
   });
   // Sockets carry live sessions and task events: the same credentials as the HTTP API are required, given as
-  // the handshake's auth.token (login token) or auth.apiKey, or the usual headers. Every session and task of the
-  // server goes to every socket, so only administrators connect (a viewer's own sessions are an HTTP call).
+  // the handshake's auth.token (login token) or auth.apiKey, or the usual headers. Administrators receive every
+  // event; a viewer's socket receives only what eventForViewer lets through (their own sessions and history).
   io.use((socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; apiKey?: unknown };
     const headers: Record<string, string | string[] | undefined> = { ...socket.handshake.headers };
@@ -37,7 +41,7 @@ export async function attachSocketGateway(
     resolvePrincipal(runtime, headers).then(
       (principal) => {
         if (!principal) return next(new Error('unauthorized'));
-        if (principal.role !== 'admin') return next(new Error('forbidden'));
+        socket.data.viewer = principal.role === 'admin' ? undefined : { mediaUser: principal.mediaUser };
         // A socket that a login token let in lives as long as that token (or the renewed one it sends).
         if (principal.kind !== 'api-key') socket.data.expiresAtMs = tokenExpiry(runtime, credentialsOf(headers).token);
         next();
@@ -57,11 +61,22 @@ export async function attachSocketGateway(
   // Events that describe current state are replayed to a browser when it connects, so Home shows the live
   // sessions at once instead of after the next poll.
   const latestState = new Map<string, unknown>();
+  // A viewer's events are filtered per socket (each sees a different part), so they are not in a room.
+  const viewerSockets = new Map<Socket, MediaUserRef | undefined>();
   const unsubscribe = await runtime.bus.subscribe<UiEvent>(UI_EVENTS_CHANNEL, ({ event, payload }) => {
     if (STATE_EVENTS.has(event)) latestState.set(event, payload);
-    io.local.emit(event, payload);
+    io.local.to(ADMINS_ROOM).emit(event, payload);
+    for (const [socket, mediaUser] of viewerSockets) {
+      const own = eventForViewer(event, payload, mediaUser);
+      if (own !== undefined) socket.emit(event, own);
+    }
   });
   io.on('connection', (socket) => {
+    const viewer = socket.data.viewer as { mediaUser: MediaUserRef | undefined } | undefined;
+    if (viewer) {
+      viewerSockets.set(socket, viewer.mediaUser);
+      socket.on('disconnect', () => viewerSockets.delete(socket));
+    } else void socket.join(ADMINS_ROOM);
     const expiresAtMs = socket.data.expiresAtMs as number | undefined;
     if (expiresAtMs !== undefined) {
       const expiry = new ExpiryTimer(() => socket.disconnect(true));
@@ -82,7 +97,10 @@ export async function attachSocketGateway(
         );
       });
     }
-    for (const [event, payload] of latestState) socket.emit(event, payload);
+    for (const [event, payload] of latestState) {
+      const sent = viewer ? eventForViewer(event, payload, viewer.mediaUser) : payload;
+      if (sent !== undefined) socket.emit(event, sent);
+    }
   });
   return {
     io,

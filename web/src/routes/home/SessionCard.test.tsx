@@ -92,6 +92,16 @@ describe('session card', () => {
     expect(screen.getByRole('dialog', { name: 'Location of 8.8.8.8' })).toBeTruthy();
   });
 
+  it("offers an administrator to end the session and link the title; a viewer's own card neither", () => {
+    const { unmount } = renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled={false} now={NOW} />);
+    expect(screen.getByRole('button', { name: 'End session' })).toBeTruthy();
+    expect(within(screen.getByTestId('session-title')).getByRole('link')).toBeTruthy();
+    unmount();
+    renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled={false} now={NOW} forViewer />);
+    expect(screen.queryByRole('button', { name: 'End session' })).toBeNull();
+    expect(within(screen.getByTestId('session-title')).queryByRole('link')).toBeNull();
+  });
+
   it('names its media server once several are linked, and nothing otherwise', () => {
     const { unmount } = renderWithProviders(<SessionCard session={episodeSession()} geolocationEnabled={false} now={NOW} />);
     expect(screen.queryByTestId('session-server')).toBeNull();

@@ -32,6 +32,7 @@ export function SessionCard({
   geolocationEnabled,
   now = Date.now(),
   serverName,
+  forViewer = false,
 }: {
   session: Session;
   detail?: boolean;
@@ -39,6 +40,8 @@ export function SessionCard({
   now?: number;
   /** The media server playing it, shown once several are linked. */
   serverName?: string | undefined;
+  /** A viewer's own session: no item link (viewers have no item pages) and no "end session". */
+  forViewer?: boolean;
 }) {
   const { t } = useTranslation();
   const [hour12] = usePreference(STORAGE.hour12, false);
@@ -119,7 +122,7 @@ export function SessionCard({
       </dl>
       <div>
         <div className="mb-1 truncate text-sm font-semibold text-white" data-testid="session-title">
-          {item.Type === 'Episode' || item.Type === 'Movie' || item.Type === 'Series' ? (
+          {!forViewer && (item.Type === 'Episode' || item.Type === 'Movie' || item.Type === 'Series') ? (
             <Link className="hover:underline" to={`/libraries/item/${item.Type === 'Episode' ? (item.SeriesId ?? item.Id) : item.Id}`}>
               {title}
             </Link>
@@ -166,10 +169,12 @@ export function SessionCard({
               {t('home.session.json')}
             </button>
           )}
-          {/* Administrators only: with viewer roles (issue 21, part A) a viewer's card will not offer it. */}
-          <button type="button" className="btn-danger ml-auto px-2 py-1 text-xs" onClick={() => setEnding(true)}>
-            {t('endSession.button')}
-          </button>
+          {/* Administrators only: the API refuses a viewer's call anyway. */}
+          {!forViewer && (
+            <button type="button" className="btn-danger ml-auto px-2 py-1 text-xs" onClick={() => setEnding(true)}>
+              {t('endSession.button')}
+            </button>
+          )}
         </div>
         {detail && showJson && (
           <pre className="mt-2 max-h-64 overflow-auto rounded bg-black/60 p-2 text-xs">{JSON.stringify(session, null, 2)}</pre>

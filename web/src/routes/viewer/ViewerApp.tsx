@@ -6,6 +6,9 @@ import { apiBase } from '../../api/api-base';
 import { Panel } from '../../components/Panel';
 import { RouteError } from '../RouteError';
 import { logout } from '../Sidebar';
+import { SocketProvider } from '../../socket/socket';
+import { useHistoryRefresh } from '../../socket/history-refresh';
+import { OwnSessions } from './OwnSessions';
 
 const UserDetail = lazy(() => import('../users/UserDetail'));
 const StatCardGrid = lazy(() => import('../home/StatCards').then((module) => ({ default: module.StatCardGrid })));
@@ -17,31 +20,40 @@ const YearReview = lazy(() => import('../year-review/YearReview'));
 
 /**
  * What a viewer sees (docs/security.md, "Roles"): their own statistics, history and timeline, on one page with
- * tabs. No live sessions (the socket is for administrators), no other users, no settings.
+ * tabs, and their own live sessions (the socket sends a viewer only theirs). No other users, no settings.
  */
 function ViewerLayout({ me }: { me: MeAnswer }) {
   const { t } = useTranslation();
   return (
-    <div className="min-h-screen">
-      <header className="flex items-center gap-4 border-b border-gray-800 px-4 py-3">
-        <span className="text-xl font-bold text-white">Reelstat</span>
-        <nav aria-label={t('nav.label')} className="flex flex-1 items-center gap-2">
-          <NavLink to="/" end className="rounded-md px-3 py-2 text-sm text-blue-300">
-            {t('auth.myStats')}
-          </NavLink>
-        </nav>
-        <span className="text-sm text-gray-400">{me.username}</span>
-        <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={logout}>
-          {t('nav.logout')}
-        </button>
-      </header>
-      <main className="mx-auto w-full max-w-7xl p-3 sm:p-6">
-        <Suspense fallback={<Panel isLoading>{null}</Panel>}>
-          <Outlet />
-        </Suspense>
-      </main>
-    </div>
+    <SocketProvider>
+      <HistoryRefresh />
+      <div className="min-h-screen">
+        <header className="flex items-center gap-4 border-b border-gray-800 px-4 py-3">
+          <span className="text-xl font-bold text-white">Reelstat</span>
+          <nav aria-label={t('nav.label')} className="flex flex-1 items-center gap-2">
+            <NavLink to="/" end className="rounded-md px-3 py-2 text-sm text-blue-300">
+              {t('auth.myStats')}
+            </NavLink>
+          </nav>
+          <span className="text-sm text-gray-400">{me.username}</span>
+          <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={logout}>
+            {t('nav.logout')}
+          </button>
+        </header>
+        <main className="mx-auto w-full max-w-7xl p-3 sm:p-6">
+          <Suspense fallback={<Panel isLoading>{null}</Panel>}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </SocketProvider>
   );
+}
+
+/** Refetches the viewer's own page when their history changes (inside the socket's provider). */
+function HistoryRefresh() {
+  useHistoryRefresh();
+  return null;
 }
 
 function OwnPage({ me }: { me: MeAnswer }) {
@@ -54,6 +66,7 @@ function OwnPage({ me }: { me: MeAnswer }) {
     );
   return (
     <>
+      <OwnSessions />
       <UserDetail ownUserId={me.mediaUser.userId} />
       {me.serverStats && (
         <section aria-labelledby="server-stats-title" className="mt-8">
