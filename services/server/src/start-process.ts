@@ -85,15 +85,17 @@ async function shutdown(server: Server | undefined, stoppers: Array<() => Promis
   logger.info('shutting down');
   const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
   server?.closeIdleConnections();
-  for (const stop of [...stoppers].reverse()) {
-    await stop().catch((error: unknown) => logger.error({ err: error }, 'error while stopping a role'));
-  }
   // Requests still in flight get a moment to finish, then their connections are cut, upgraded ones too (a
-  // WebSocket whose peer never completes the closing handshake would otherwise hold the server open).
+  // WebSocket whose peer never completes the closing handshake would otherwise hold the server open). The
+  // clock starts before the roles stop: the socket gateway's stop waits for this same HTTP server to close, so
+  // a connection still open would otherwise hold that stop until the forced exit (exit code 1).
   const timer = setTimeout(() => {
     server?.closeAllConnections();
     for (const socket of openSockets(server)) socket.destroy();
   }, 5000);
+  for (const stop of [...stoppers].reverse()) {
+    await stop().catch((error: unknown) => logger.error({ err: error }, 'error while stopping a role'));
+  }
   await closed;
   clearTimeout(timer);
   await runtime.close();
