@@ -6,12 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  testRedisUrl,
-  uniqueRedisPrefix,
-  type TestDatabase,
-} from '@reelstat/core/test-support/test-services.js';
+import { createTestDatabase, testRedisUrl, uniqueRedisPrefix, type TestDatabase } from '@reelstat/core/test-support/test-services.js';
 import { spawnReelstat } from './test-support/spawn-reelstat.js';
 
 describe('stopping with a request in flight', () => {
