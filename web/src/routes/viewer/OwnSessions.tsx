@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useState } from 'react';
 import type { Session } from '../../api/types';
 import { useSocketEvent } from '../../socket/socket';
 import { SessionCard } from '../home/SessionCard';
+import { SessionsPanel, useSecondClock } from '../home/Sessions';
 import { visibleSessions } from '../home/sessions-store';
 
 /**
@@ -10,30 +10,16 @@ import { visibleSessions } from '../home/sessions-store';
  * user (services/api/src/socket/viewer-events.ts), so everything received is shown.
  */
 export function OwnSessions() {
-  const { t } = useTranslation();
   const [sessions, setSessions] = useState<Session[]>([]);
-  const [now, setNow] = useState(Date.now());
+  const now = useSecondClock();
   useSocketEvent<Session[]>('sessions', (payload) => setSessions(Array.isArray(payload) ? visibleSessions(payload) : []));
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
   return (
-    <section aria-labelledby="own-sessions-title" className="mb-8">
-      <h2 id="own-sessions-title" className="mb-3 text-lg font-semibold text-white">
-        {t('home.sessions')}
-      </h2>
-      {sessions.length === 0 ? (
-        <p className="card text-sm text-gray-400" data-testid="no-sessions">
-          {t('home.noSessions')}
-        </p>
-      ) : (
-        <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
-          {sessions.map((session) => (
-            <SessionCard key={`${session.ServerId}/${session.Id}`} session={session} geolocationEnabled={false} now={now} forViewer />
-          ))}
-        </div>
+    <SessionsPanel
+      titleId="own-sessions-title"
+      sessions={sessions}
+      card={(session) => (
+        <SessionCard key={`${session.ServerId}/${session.Id}`} session={session} geolocationEnabled={false} now={now} forViewer />
       )}
-    </section>
+    />
   );
 }
