@@ -172,31 +172,23 @@ export type CountCache = (
   count: () => Promise<{ total: number; exact: boolean }>,
 ) => Promise<{ total: number; exact: boolean }>;
 
+/** The columns a page shows. */
+const PAGE_COLUMNS = `id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+  client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id`;
+
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
-  const { where, bind, filtered } = selectHistory(serverId, request);
-  const { scope } = request;
+  const selection = selectHistory(serverId, request);
+  const { where, bind, filtered } = selection;
   const order = historyOrder(request.sort, request.desc);
-  const offset = (request.page - 1) * request.size;
-  const [rows, counted] = await Promise.all([
-    // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).
-    db.query<HistoryRow>(
-      `WITH page AS (
-         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
-         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
-       )
-       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
-         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
-       FROM playback_history WHERE id IN (SELECT id FROM page)
-       ORDER BY ${order}`,
-      bind,
-    ),
-    filtered
-      ? countCache
-        ? countCache({ where, bind }, () => countRows(db, where, bind))
-        : countRows(db, where, bind)
-      : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
-  ]);
+  const [rows, counted] = request.search.trim()
+    ? await searchedPage(db, selection, request, countCache)
+    : await Promise.all([
+        db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`, bind),
+        filtered
+          ? (countCache ?? uncached)({ where, bind }, () => countRows(db, where, bind))
+          : countFromTotals(db, serverId, request.scope).then((total) => ({ total, exact: true })),
+      ]);
   const { total, exact } = counted;
   return {
     results: foldConsecutive(rows.map((row) => toRecord(row))),
@@ -204,6 +196,85 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
+}
+
+const uncached: CountCache = (_query, count) => count();
+
+/**
+ * The ids of one page, read in the page's order (an index on the sort column, or the newest plays first) and
+ * filtered on the way: fast when many plays match, as the page is found after few rows. The offset is skipped
+ * inside the index (no table reads for skipped plays).
+ */
+function walkedPage(where: string[], request: Pick<HistoryRequest, 'sort' | 'desc' | 'page' | 'size'>): string {
+  const offset = (request.page - 1) * request.size;
+  return `SELECT id FROM playback_history WHERE ${where.join(' AND ')} ORDER BY ${historyOrder(request.sort, request.desc)}
+    LIMIT ${request.size} OFFSET ${offset}`;
+}
+
+/** A matching play: its id and start (microseconds since 1970, exact, so that ties order as SQL orders them). */
+interface MatchKey {
+  id: number;
+  t: number;
+}
+
+/**
+ * A searched page. The plan must not depend on how rare the word is (docs/performance.md, "History search"):
+ *  1. the matches are read up to the count's cap, with their id and start (the trigram index for a rare word,
+ *     the table for a common one: the count's plan, which stops at the cap);
+ *  2. up to the cap the count is exact and every match is known: the page is cut from those keys (in memory
+ *     for the default order, by id for another sort), so a rare word never walks the history in date order
+ *     looking for its few plays (seconds at 5 M plays);
+ *  3. above the cap the word is common (at least 1 play in 500 at 5 M plays), and the page is found by walking
+ *     the history in the page's order.
+ * The count is kept in the answer cache by history version (a second line: a hit skips step 1, and a rare
+ * word's page is then read from its matches only).
+ */
+async function searchedPage(
+  db: Database,
+  selection: HistorySelection,
+  request: HistoryRequest,
+  countCache: CountCache = uncached,
+): Promise<[HistoryRow[], { total: number; exact: boolean }]> {
+  const { where, bind } = selection;
+  let keys: MatchKey[] | undefined;
+  const counted = await countCache({ where, bind }, async () => {
+    keys = await db.query<MatchKey>(
+      `SELECT id, (extract(epoch FROM started_at) * 1000000)::bigint AS t FROM playback_history WHERE ${where.join(' AND ')}
+       LIMIT ${HISTORY_COUNT_CAP + 1}`,
+      bind,
+    );
+    return { total: Math.min(keys.length, HISTORY_COUNT_CAP), exact: keys.length <= HISTORY_COUNT_CAP };
+  });
+  const order = historyOrder(request.sort, request.desc);
+  if (!counted.exact) {
+    const rows = await db.query<HistoryRow>(
+      `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
+      bind,
+    );
+    return [rows, counted];
+  }
+  const offset = (request.page - 1) * request.size;
+  if (keys && request.sort === 'ActivityDateInserted') {
+    const direction = request.desc ? -1 : 1;
+    const ids = keys
+      .sort((a, b) => direction * (a.t - b.t || a.id - b.id))
+      .slice(offset, offset + request.size)
+      .map((key) => key.id);
+    const rows = await db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id = ANY($1::bigint[]) ORDER BY ${order}`, [ids]);
+    return [rows, counted];
+  }
+  // Another sort, or the count came from the cache: order the matches (at most the cap) by the sort column.
+  const matches = keys
+    ? { sql: '$1::bigint[]', bind: [keys.map((key) => key.id)] }
+    : { sql: `ARRAY(SELECT id FROM playback_history WHERE ${where.join(' AND ')})`, bind };
+  const rows = await db.query<HistoryRow>(
+    `WITH page AS (
+       SELECT id FROM playback_history WHERE id = ANY(${matches.sql}) ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+     )
+     SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY ${order}`,
+    matches.bind,
+  );
+  return [rows, counted];
 }
 
 /**
