@@ -122,6 +122,8 @@ export interface HistorySelection {
   bind: unknown[];
   /** Whether a filter or search narrows the scope (then counts cannot come from play_totals). */
   filtered: boolean;
+  /** The search's condition when there is one (the last of `where`). */
+  searchCondition?: string;
 }
 
 /** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
@@ -152,8 +154,9 @@ export function selectHistory(
   if (filters.from) where.push(`started_at >= ${param(filters.from.toISOString())}`);
   if (filters.to) where.push(`started_at <= ${param(filters.to.toISOString())}`);
   const search = request.search.trim().toLowerCase();
-  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
-  return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
+  const searchCondition = search ? `${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}` : undefined;
+  if (searchCondition) where.push(searchCondition);
+  return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1), searchCondition };
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -218,16 +221,17 @@ interface MatchKey {
 }
 
 /**
- * A searched page. The plan must not depend on how rare the word is (docs/performance.md, "History search"):
- *  1. the matches are read up to the count's cap, with their id and start (the trigram index for a rare word,
- *     the table for a common one: the count's plan, which stops at the cap);
- *  2. up to the cap the count is exact and every match is known: the page is cut from those keys (in memory
- *     for the default order, by id for another sort), so a rare word never walks the history in date order
- *     looking for its few plays (seconds at 5 M plays);
- *  3. above the cap the word is common (at least 1 play in 500 at 5 M plays), and the page is found by walking
- *     the history in the page's order.
- * The count is kept in the answer cache by history version (a second line: a hit skips step 1, and a rare
- * word's page is then read from its matches only).
+ * A searched page. Its plan must not depend on how rare the word is (docs/performance.md, "History search"), so
+ * two reads run side by side and the page takes the first that answers it:
+ *  - a bounded walk: the scope's plays in the page's order, at most WALK_BUDGET of them, filtered by the search.
+ *    A common word (or a narrow scope: one user, one library) fills its page after a few hundred rows;
+ *  - the matches themselves, up to the count's cap, with their id and start (the trigram index for a rare
+ *    word): they give the count, and below the cap every match is known, so a rare word's page is cut from them
+ *    (in memory for the default order, by id for another sort) instead of walking the whole history in date
+ *    order looking for its few plays (seconds at 5 M plays).
+ * Only a word both above the cap and too rare for the bounded walk (between about 1 play in 500 and 1 in 40 at
+ * 5 M plays) walks further, as every search did before. The count is kept in the answer cache by history
+ * version (a second line: a hit skips the matches, and a rare word's page is then read from its matches only).
  */
 async function searchedPage(
   db: Database,
@@ -236,16 +240,23 @@ async function searchedPage(
   countCache: CountCache = uncached,
 ): Promise<[HistoryRow[], { total: number; exact: boolean }]> {
   const { where, bind } = selection;
-  let keys: MatchKey[] | undefined;
-  const counted = await countCache({ where, bind }, async () => {
-    keys = await db.query<MatchKey>(
-      `SELECT id, (extract(epoch FROM started_at) * 1000000)::bigint AS t FROM playback_history WHERE ${where.join(' AND ')}
-       LIMIT ${HISTORY_COUNT_CAP + 1}`,
-      bind,
-    );
-    return { total: Math.min(keys.length, HISTORY_COUNT_CAP), exact: keys.length <= HISTORY_COUNT_CAP };
-  });
   const order = historyOrder(request.sort, request.desc);
+  const offset = (request.page - 1) * request.size;
+  let keys: MatchKey[] | undefined;
+  const [walked, counted] = await Promise.all([
+    boundedWalk(db, selection, request),
+    countCache({ where, bind }, async () => {
+      keys = await db.query<MatchKey>(
+        `SELECT id, (extract(epoch FROM started_at) * 1000000)::bigint AS t FROM playback_history WHERE ${where.join(' AND ')}
+         LIMIT ${HISTORY_COUNT_CAP + 1}`,
+        bind,
+      );
+      return { total: Math.min(keys.length, HISTORY_COUNT_CAP), exact: keys.length <= HISTORY_COUNT_CAP };
+    }),
+  ]);
+  const rowsOf = async (ids: number[]) =>
+    db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id = ANY($1::bigint[]) ORDER BY ${order}`, [ids]);
+  if (walked.length === request.size) return [await rowsOf(walked), counted];
   if (!counted.exact) {
     const rows = await db.query<HistoryRow>(
       `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
@@ -253,15 +264,13 @@ async function searchedPage(
     );
     return [rows, counted];
   }
-  const offset = (request.page - 1) * request.size;
   if (keys && request.sort === 'ActivityDateInserted') {
     const direction = request.desc ? -1 : 1;
     const ids = keys
       .sort((a, b) => direction * (a.t - b.t || a.id - b.id))
       .slice(offset, offset + request.size)
       .map((key) => key.id);
-    const rows = await db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id = ANY($1::bigint[]) ORDER BY ${order}`, [ids]);
-    return [rows, counted];
+    return [await rowsOf(ids), counted];
   }
   // Another sort, or the count came from the cache: order the matches (at most the cap) by the sort column.
   const matches = keys
@@ -275,6 +284,27 @@ async function searchedPage(
     matches.bind,
   );
   return [rows, counted];
+}
+
+/** How many of the scope's plays the bounded walk reads at most: 40 per play the page needs, within limits. */
+export function walkBudget(page: number, size: number): number {
+  return Math.min(20_000, Math.max(2_000, 40 * page * size));
+}
+
+/**
+ * The ids of the page among the first walkBudget plays of the scope in the page's order (fewer than a page when
+ * the word is rarer than that). The LIMIT inside keeps the planner from turning it into an index search.
+ */
+async function boundedWalk(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<number[]> {
+  const scopeWhere = selection.where.filter((condition) => condition !== selection.searchCondition);
+  const order = historyOrder(request.sort, request.desc);
+  const rows = await db.query<{ id: number }>(
+    `SELECT id FROM (
+       SELECT * FROM playback_history WHERE ${scopeWhere.join(' AND ')} ORDER BY ${order} LIMIT ${walkBudget(request.page, request.size)}
+     ) AS newest WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}`,
+    selection.bind,
+  );
+  return rows.map((row) => row.id);
 }
 
 /**
