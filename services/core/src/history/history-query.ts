@@ -214,24 +214,17 @@ function walkedPage(where: string[], request: Pick<HistoryRequest, 'sort' | 'des
     LIMIT ${request.size} OFFSET ${offset}`;
 }
 
-/** A matching play: its id and start (microseconds since 1970, exact, so that ties order as SQL orders them). */
-interface MatchKey {
-  id: number;
-  t: number;
-}
-
 /**
  * A searched page. Its plan must not depend on how rare the word is (docs/performance.md, "History search"), so
  * two reads run side by side and the page takes the first that answers it:
- *  - a bounded walk: the scope's plays in the page's order, at most WALK_BUDGET of them, filtered by the search.
- *    A common word (or a narrow scope: one user, one library) fills its page after a few hundred rows;
- *  - the matches themselves, up to the count's cap, with their id and start (the trigram index for a rare
- *    word): they give the count, and below the cap every match is known, so a rare word's page is cut from them
- *    (in memory for the default order, by id for another sort) instead of walking the whole history in date
- *    order looking for its few plays (seconds at 5 M plays).
- * Only a word both above the cap and too rare for the bounded walk (between about 1 play in 500 and 1 in 40 at
- * 5 M plays) walks further, as every search did before. The count is kept in the answer cache by history
- * version (a second line: a hit skips the matches, and a rare word's page is then read from its matches only).
+ *  - a bounded walk: the scope's plays in the page's order, at most walkBudget of them, filtered by the search.
+ *    A common word (or a narrow scope: one user, one library) fills its page from a few hundred rows;
+ *  - the matches, up to the count's cap (matchedPage): they give the count, and below the cap the page is cut
+ *    from them, so a rare word never walks the whole history in date order looking for its few plays (seconds
+ *    at 5 M plays).
+ * Only a word above the cap and too rare for the bounded walk (between about 1 play in 500 and 1 in 8 at 5 M
+ * plays) walks further, as every search did before. The count is kept in the answer cache by history version
+ * (a second line: on a hit, a word under the cap reads its matches again for the page).
  */
 async function searchedPage(
   db: Database,
@@ -241,22 +234,18 @@ async function searchedPage(
 ): Promise<[HistoryRow[], { total: number; exact: boolean }]> {
   const { where, bind } = selection;
   const order = historyOrder(request.sort, request.desc);
-  const offset = (request.page - 1) * request.size;
-  let keys: MatchKey[] | undefined;
+  let matched: MatchedPage | undefined;
   const [walked, counted] = await Promise.all([
     boundedWalk(db, selection, request),
     countCache({ where, bind }, async () => {
-      keys = await db.query<MatchKey>(
-        `SELECT id, (extract(epoch FROM started_at) * 1000000)::bigint AS t FROM playback_history WHERE ${where.join(' AND ')}
-         LIMIT ${HISTORY_COUNT_CAP + 1}`,
-        bind,
-      );
-      return { total: Math.min(keys.length, HISTORY_COUNT_CAP), exact: keys.length <= HISTORY_COUNT_CAP };
+      matched = await matchedPage(db, selection, request);
+      return { total: Math.min(matched.total, HISTORY_COUNT_CAP), exact: matched.total <= HISTORY_COUNT_CAP };
     }),
   ]);
   const rowsOf = async (ids: number[]) =>
     db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id = ANY($1::bigint[]) ORDER BY ${order}`, [ids]);
-  if (walked.length === request.size) return [await rowsOf(walked), counted];
+  if (walked.length === request.size) return [walked, counted];
+  if (matched?.page) return [await rowsOf(matched.page), counted];
   if (!counted.exact) {
     const rows = await db.query<HistoryRow>(
       `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
@@ -264,47 +253,68 @@ async function searchedPage(
     );
     return [rows, counted];
   }
-  if (keys && request.sort === 'ActivityDateInserted') {
-    const direction = request.desc ? -1 : 1;
-    const ids = keys
-      .sort((a, b) => direction * (a.t - b.t || a.id - b.id))
-      .slice(offset, offset + request.size)
-      .map((key) => key.id);
-    return [await rowsOf(ids), counted];
-  }
-  // Another sort, or the count came from the cache: order the matches (at most the cap) by the sort column.
-  const matches = keys
-    ? { sql: '$1::bigint[]', bind: [keys.map((key) => key.id)] }
-    : { sql: `ARRAY(SELECT id FROM playback_history WHERE ${where.join(' AND ')})`, bind };
-  const rows = await db.query<HistoryRow>(
-    `WITH page AS (
-       SELECT id FROM playback_history WHERE id = ANY(${matches.sql}) ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
-     )
-     SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY ${order}`,
-    matches.bind,
-  );
-  return [rows, counted];
+  // The count came from the cache and is under the cap: the page is ordered from the matches only.
+  const page = await matchedPage(db, selection, request);
+  return [await rowsOf(page.page ?? []), counted];
 }
 
-/** How many of the scope's plays the bounded walk reads at most: 40 per play the page needs, within limits. */
-export function walkBudget(page: number, size: number): number {
-  return Math.min(20_000, Math.max(2_000, 40 * page * size));
+/** The count of the matches up to the cap, and when under it the page's ids, in one statement. */
+interface MatchedPage {
+  total: number;
+  page: number[] | null;
 }
 
 /**
- * The ids of the page among the first walkBudget plays of the scope in the page's order (fewer than a page when
- * the word is rarer than that). The LIMIT inside keeps the planner from turning it into an index search.
+ * Reads the matches up to the count's cap (the plan a count chooses: the trigram index for a rare word, the
+ * table for a common one, stopping at the cap) and, when there are no more than the cap, orders them and cuts
+ * the page: from the matches alone for the default order, by id for another sort. Nothing but the count and
+ * the page's ids leaves the database.
  */
-async function boundedWalk(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<number[]> {
-  const scopeWhere = selection.where.filter((condition) => condition !== selection.searchCondition);
+async function matchedPage(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<MatchedPage> {
   const order = historyOrder(request.sort, request.desc);
-  const rows = await db.query<{ id: number }>(
-    `SELECT id FROM (
-       SELECT * FROM playback_history WHERE ${scopeWhere.join(' AND ')} ORDER BY ${order} LIMIT ${walkBudget(request.page, request.size)}
-     ) AS newest WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}`,
+  const cut = `LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}`;
+  const page =
+    request.sort === 'ActivityDateInserted'
+      ? `SELECT id FROM hits ORDER BY ${order} ${cut}`
+      : `SELECT id FROM playback_history WHERE id = ANY(ARRAY(SELECT id FROM hits)) ORDER BY ${order} ${cut}`;
+  const [row] = await db.query<MatchedPage>(
+    `WITH hits AS MATERIALIZED (
+       SELECT id, started_at FROM playback_history WHERE ${selection.where.join(' AND ')} LIMIT ${HISTORY_COUNT_CAP + 1}
+     ), counted AS (SELECT count(*)::int AS total FROM hits)
+     SELECT total, CASE WHEN total <= ${HISTORY_COUNT_CAP} THEN ARRAY(${page}) END AS page FROM counted`,
     selection.bind,
   );
-  return rows.map((row) => row.id);
+  return row ?? { total: 0, page: [] };
+}
+
+/**
+ * How many of the scope's plays the bounded walk reads at most: 8 per play the page needs, at least 1,000 and at
+ * most 8,000 (what a rare word costs in vain, beside its matches).
+ */
+export function walkBudget(page: number, size: number): number {
+  return Math.min(8_000, Math.max(1_000, 8 * page * size));
+}
+
+/** The columns the search text and every sort read. */
+const WALK_COLUMNS = 'id, started_at, user_name, series_name, item_name, client, device_name, remote_end_point, play_method, played_seconds';
+
+/**
+ * The page's rows among the first walkBudget plays of the scope in the page's order (fewer than a page when the
+ * word is rarer than that). The LIMIT inside keeps the planner from turning it into an index search.
+ */
+async function boundedWalk(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<HistoryRow[]> {
+  const scopeWhere = selection.where.filter((condition) => condition !== selection.searchCondition);
+  const order = historyOrder(request.sort, request.desc);
+  return db.query<HistoryRow>(
+    `WITH page AS (
+       SELECT id FROM (
+         SELECT ${WALK_COLUMNS} FROM playback_history WHERE ${scopeWhere.join(' AND ')} ORDER BY ${order}
+         LIMIT ${walkBudget(request.page, request.size)}
+       ) AS newest WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}
+     )
+     SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY ${order}`,
+    selection.bind,
+  );
 }
 
 /**
