@@ -187,7 +187,10 @@ export async function queryHistory(db: Database, serverId: string | string[], re
   const [rows, counted] = request.search.trim()
     ? await searchedPage(db, selection, request, countCache)
     : await Promise.all([
-        db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`, bind),
+        db.query<HistoryRow>(
+          `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
+          bind,
+        ),
         filtered
           ? (countCache ?? uncached)({ where, bind }, () => countRows(db, where, bind))
           : countFromTotals(db, serverId, request.scope).then((total) => ({ total, exact: true })),
@@ -296,7 +299,8 @@ export function walkBudget(page: number, size: number): number {
 }
 
 /** The columns the search text and every sort read. */
-const WALK_COLUMNS = 'id, started_at, user_name, series_name, item_name, client, device_name, remote_end_point, play_method, played_seconds';
+const WALK_COLUMNS =
+  'id, started_at, user_name, series_name, item_name, client, device_name, remote_end_point, play_method, played_seconds';
 
 /**
  * The page's rows among the first walkBudget plays of the scope in the page's order (fewer than a page when the
