@@ -183,14 +183,10 @@ const PAGE_COLUMNS = `id, user_id, user_name, remote_end_point, series_id, serie
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
   const selection = selectHistory(serverId, request);
   const { where, bind, filtered } = selection;
-  const order = historyOrder(request.sort, request.desc);
   const [rows, counted] = request.search.trim()
     ? await searchedPage(db, selection, request, countCache)
     : await Promise.all([
-        db.query<HistoryRow>(
-          `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
-          bind,
-        ),
+        db.query<HistoryRow>(walkedPage(where, request), bind),
         filtered
           ? (countCache ?? uncached)({ where, bind }, () => countRows(db, where, bind))
           : countFromTotals(db, serverId, request.scope).then((total) => ({ total, exact: true })),
@@ -207,14 +203,21 @@ export async function queryHistory(db: Database, serverId: string | string[], re
 const uncached: CountCache = (_query, count) => count();
 
 /**
- * The ids of one page, read in the page's order (an index on the sort column, or the newest plays first) and
- * filtered on the way: fast when many plays match, as the page is found after few rows. The offset is skipped
- * inside the index (no table reads for skipped plays).
+ * One page read in the page's order (an index on the sort column, or the newest plays first) and filtered on the
+ * way: fast when many plays match, as the page is found after few rows. Ids first, then rows: the offset is
+ * skipped inside the index (no table reads for skipped plays).
  */
 function walkedPage(where: string[], request: Pick<HistoryRequest, 'sort' | 'desc' | 'page' | 'size'>): string {
+  const order = historyOrder(request.sort, request.desc);
   const offset = (request.page - 1) * request.size;
-  return `SELECT id FROM playback_history WHERE ${where.join(' AND ')} ORDER BY ${historyOrder(request.sort, request.desc)}
-    LIMIT ${request.size} OFFSET ${offset}`;
+  return `WITH page AS (
+         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
+         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+       )
+       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
+       FROM playback_history WHERE id IN (SELECT id FROM page)
+       ORDER BY ${order}`;
 }
 
 /**
@@ -250,10 +253,7 @@ async function searchedPage(
   if (walked.length === request.size) return [walked, counted];
   if (matched?.page) return [await rowsOf(matched.page), counted];
   if (!counted.exact) {
-    const rows = await db.query<HistoryRow>(
-      `SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM (${walkedPage(where, request)}) AS page) ORDER BY ${order}`,
-      bind,
-    );
+    const rows = await db.query<HistoryRow>(walkedPage(where, request), bind);
     return [rows, counted];
   }
   // The count came from the cache and is under the cap: the page is ordered from the matches only.
@@ -314,7 +314,7 @@ async function boundedWalk(db: Database, selection: HistorySelection, request: H
        SELECT id FROM (
          SELECT ${WALK_COLUMNS} FROM playback_history WHERE ${scopeWhere.join(' AND ')} ORDER BY ${order}
          LIMIT ${walkBudget(request.page, request.size)}
-       ) AS newest WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}
+       ) AS walked WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}
      )
      SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY ${order}`,
     selection.bind,
