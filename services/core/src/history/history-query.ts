@@ -228,8 +228,8 @@ function walkedPage(where: string[], request: Pick<HistoryRequest, 'sort' | 'des
  *  - the matches, up to the count's cap (matchedPage): they give the count, and below the cap the page is cut
  *    from them, so a rare word never walks the whole history in date order looking for its few plays (seconds
  *    at 5 M plays).
- * Only a word above the cap and too rare for the bounded walk (between about 1 play in 500 and 1 in 8 at 5 M
- * plays) walks further, as every search did before. The count is kept in the answer cache by history version
+ * Only a word above the cap and too rare for the bounded walk (between about 1 play in 500 at 5 M plays and 1
+ * in 40 for a first page of 25, 1 in 8 for deeper pages) walks further, as every search did before. The count is kept in the answer cache by history version
  * (a second line: on a hit, a word under the cap reads its matches again for the page).
  */
 async function searchedPage(
