@@ -1,9 +1,9 @@
 WITH page AS (
-       SELECT id FROM (
-         SELECT id, started_at, user_name, series_name, item_name, client, device_name, remote_end_point, play_method, played_seconds FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 ORDER BY lower(user_name) ASC, id ASC
-         LIMIT 1000
-       ) AS walked WHERE lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
-        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE $7 ORDER BY lower(user_name) ASC, id ASC LIMIT 25 OFFSET 0
-     )
-     SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
-  client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY lower(user_name) ASC, id ASC;
+         SELECT id FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 AND lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
+        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE $7
+         ORDER BY lower(user_name) ASC, id ASC LIMIT 25 OFFSET 0
+       )
+       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
+       FROM playback_history WHERE id IN (SELECT id FROM page)
+       ORDER BY lower(user_name) ASC, id ASC;

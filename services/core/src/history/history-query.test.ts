@@ -80,7 +80,7 @@ describe('history pages', () => {
     expect([roku.total, roku.total_exact, roku.pages]).toEqual([50, true, 2]);
     const everything = await queryHistory(db, serverId, request({ search: 'film', size: 25 }));
     expect([everything.total, everything.total_exact, everything.pages]).toEqual([HISTORY_COUNT_CAP, false, HISTORY_COUNT_CAP / 25]);
-    // Above the cap, a page the bounded walk cannot fill is walked to its end: the last 50 plays, oldest last.
+    // A deep page of a search above the cap: the last 50 plays, oldest last.
     const deepest = await queryHistory(db, serverId, request({ search: 'film', page: 101, size: 100 }));
     expect([deepest.total, deepest.total_exact, keys(deepest.results)]).toEqual([
       HISTORY_COUNT_CAP,

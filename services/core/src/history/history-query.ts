@@ -122,8 +122,6 @@ export interface HistorySelection {
   bind: unknown[];
   /** Whether a filter or search narrows the scope (then counts cannot come from play_totals). */
   filtered: boolean;
-  /** The search's condition when there is one (the last of `where`). */
-  searchCondition?: string;
 }
 
 /** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
@@ -154,9 +152,8 @@ export function selectHistory(
   if (filters.from) where.push(`started_at >= ${param(filters.from.toISOString())}`);
   if (filters.to) where.push(`started_at <= ${param(filters.to.toISOString())}`);
   const search = request.search.trim().toLowerCase();
-  const searchCondition = search ? `${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}` : undefined;
-  if (searchCondition) where.push(searchCondition);
-  return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1), searchCondition };
+  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
+  return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -175,22 +172,31 @@ export type CountCache = (
   count: () => Promise<{ total: number; exact: boolean }>,
 ) => Promise<{ total: number; exact: boolean }>;
 
-/** The columns a page shows. */
-const PAGE_COLUMNS = `id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
-  client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id`;
-
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
-  const selection = selectHistory(serverId, request);
-  const { where, bind, filtered } = selection;
-  const [rows, counted] = request.search.trim()
-    ? await searchedPage(db, selection, request, countCache)
-    : await Promise.all([
-        db.query<HistoryRow>(walkedPage(where, request), bind),
-        filtered
-          ? (countCache ?? uncached)({ where, bind }, () => countRows(db, where, bind))
-          : countFromTotals(db, serverId, request.scope).then((total) => ({ total, exact: true })),
-      ]);
+  const { where, bind, filtered } = selectHistory(serverId, request);
+  const { scope } = request;
+  const order = historyOrder(request.sort, request.desc);
+  const offset = (request.page - 1) * request.size;
+  const [rows, counted] = await Promise.all([
+    // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).
+    db.query<HistoryRow>(
+      `WITH page AS (
+         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
+         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+       )
+       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
+       FROM playback_history WHERE id IN (SELECT id FROM page)
+       ORDER BY ${order}`,
+      bind,
+    ),
+    filtered
+      ? countCache
+        ? countCache({ where, bind }, () => countRows(db, where, bind))
+        : countRows(db, where, bind)
+      : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
+  ]);
   const { total, exact } = counted;
   return {
     results: foldConsecutive(rows.map((row) => toRecord(row))),
@@ -198,127 +204,6 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
-}
-
-const uncached: CountCache = (_query, count) => count();
-
-/**
- * One page read in the page's order (an index on the sort column, or the newest plays first) and filtered on the
- * way: fast when many plays match, as the page is found after few rows. Ids first, then rows: the offset is
- * skipped inside the index (no table reads for skipped plays).
- */
-function walkedPage(where: string[], request: Pick<HistoryRequest, 'sort' | 'desc' | 'page' | 'size'>): string {
-  const order = historyOrder(request.sort, request.desc);
-  const offset = (request.page - 1) * request.size;
-  return `WITH page AS (
-         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
-         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
-       )
-       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
-         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
-       FROM playback_history WHERE id IN (SELECT id FROM page)
-       ORDER BY ${order}`;
-}
-
-/**
- * A searched page. Its plan must not depend on how rare the word is (docs/performance.md, "History search"), so
- * two reads run side by side and the page takes the first that answers it:
- *  - a bounded walk: the scope's plays in the page's order, at most walkBudget of them, filtered by the search.
- *    A common word (or a narrow scope: one user, one library) fills its page from a few hundred rows;
- *  - the matches, up to the count's cap (matchedPage): they give the count, and below the cap the page is cut
- *    from them, so a rare word never walks the whole history in date order looking for its few plays (seconds
- *    at 5 M plays).
- * Only a word above the cap and too rare for the bounded walk (between about 1 play in 500 at 5 M plays and 1
- * in 40 for a first page of 25, 1 in 8 for deeper pages) walks further, as every search did before. The count is kept in the answer cache by history version
- * (a second line: on a hit, a word under the cap reads its matches again for the page).
- */
-async function searchedPage(
-  db: Database,
-  selection: HistorySelection,
-  request: HistoryRequest,
-  countCache: CountCache = uncached,
-): Promise<[HistoryRow[], { total: number; exact: boolean }]> {
-  const { where, bind } = selection;
-  const order = historyOrder(request.sort, request.desc);
-  let matched: MatchedPage | undefined;
-  const [walked, counted] = await Promise.all([
-    boundedWalk(db, selection, request),
-    countCache({ where, bind }, async () => {
-      matched = await matchedPage(db, selection, request);
-      return { total: Math.min(matched.total, HISTORY_COUNT_CAP), exact: matched.total <= HISTORY_COUNT_CAP };
-    }),
-  ]);
-  const rowsOf = async (ids: number[]) =>
-    db.query<HistoryRow>(`SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id = ANY($1::bigint[]) ORDER BY ${order}`, [ids]);
-  if (walked.length === request.size) return [walked, counted];
-  if (matched?.page) return [await rowsOf(matched.page), counted];
-  if (!counted.exact) {
-    const rows = await db.query<HistoryRow>(walkedPage(where, request), bind);
-    return [rows, counted];
-  }
-  // The count came from the cache and is under the cap: the page is ordered from the matches only.
-  const page = await matchedPage(db, selection, request);
-  return [await rowsOf(page.page ?? []), counted];
-}
-
-/** The count of the matches up to the cap, and when under it the page's ids, in one statement. */
-interface MatchedPage {
-  total: number;
-  page: number[] | null;
-}
-
-/**
- * Reads the matches up to the count's cap (the plan a count chooses: the trigram index for a rare word, the
- * table for a common one, stopping at the cap) and, when there are no more than the cap, orders them and cuts
- * the page: from the matches alone for the default order, by id for another sort. Nothing but the count and
- * the page's ids leaves the database.
- */
-async function matchedPage(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<MatchedPage> {
-  const order = historyOrder(request.sort, request.desc);
-  const cut = `LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}`;
-  const page =
-    request.sort === 'ActivityDateInserted'
-      ? `SELECT id FROM hits ORDER BY ${order} ${cut}`
-      : `SELECT id FROM playback_history WHERE id = ANY(ARRAY(SELECT id FROM hits)) ORDER BY ${order} ${cut}`;
-  const [row] = await db.query<MatchedPage>(
-    `WITH hits AS MATERIALIZED (
-       SELECT id, started_at FROM playback_history WHERE ${selection.where.join(' AND ')} LIMIT ${HISTORY_COUNT_CAP + 1}
-     ), counted AS (SELECT count(*)::int AS total FROM hits)
-     SELECT total, CASE WHEN total <= ${HISTORY_COUNT_CAP} THEN ARRAY(${page}) END AS page FROM counted`,
-    selection.bind,
-  );
-  return row ?? { total: 0, page: [] };
-}
-
-/**
- * How many of the scope's plays the bounded walk reads at most: 8 per play the page needs, at least 1,000 and at
- * most 8,000 (what a rare word costs in vain, beside its matches).
- */
-export function walkBudget(page: number, size: number): number {
-  return Math.min(8_000, Math.max(1_000, 8 * page * size));
-}
-
-/** The columns the search text and every sort read. */
-const WALK_COLUMNS =
-  'id, started_at, user_name, series_name, item_name, client, device_name, remote_end_point, play_method, played_seconds';
-
-/**
- * The page's rows among the first walkBudget plays of the scope in the page's order (fewer than a page when the
- * word is rarer than that). The LIMIT inside keeps the planner from turning it into an index search.
- */
-async function boundedWalk(db: Database, selection: HistorySelection, request: HistoryRequest): Promise<HistoryRow[]> {
-  const scopeWhere = selection.where.filter((condition) => condition !== selection.searchCondition);
-  const order = historyOrder(request.sort, request.desc);
-  return db.query<HistoryRow>(
-    `WITH page AS (
-       SELECT id FROM (
-         SELECT ${WALK_COLUMNS} FROM playback_history WHERE ${scopeWhere.join(' AND ')} ORDER BY ${order}
-         LIMIT ${walkBudget(request.page, request.size)}
-       ) AS walked WHERE ${selection.searchCondition} ORDER BY ${order} LIMIT ${request.size} OFFSET ${(request.page - 1) * request.size}
-     )
-     SELECT ${PAGE_COLUMNS} FROM playback_history WHERE id IN (SELECT id FROM page) ORDER BY ${order}`,
-    selection.bind,
-  );
 }
 
 /**
