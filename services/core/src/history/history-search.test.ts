@@ -6,10 +6,10 @@ import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest, type HistorySort 
 import { recordPlays, type PlayToRecord } from './record-plays.js';
 
 /**
- * History search keeps one meaning whatever plan answers it (SPEC.md §4 History, §7 getHistory): a play matches
+ * History search keeps one meaning whatever plan answers it (SPEC.md §2 Activity, §7 getHistory): a play matches
  * when its user, series, title, client, device or address, joined by spaces, contains the trimmed search text,
  * case aside, with no wildcard in the text (`%`, `_` and `\` are plain characters). The reference here is a plain
- * scan with ILIKE over the same text; pages are compared one by one in every order, with their counts.
+ * scan with ILIKE over the same text; pages are compared one by one in several orders, with their counts.
  */
 describe('history search', () => {
   let db: Database;
