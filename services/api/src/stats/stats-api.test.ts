@@ -609,6 +609,8 @@ describe('statistics, history and detail API', () => {
       ['GET', '/api/getHistory?page=-3', undefined, 'query.page'],
       ['GET', '/api/getHistory?sort=started_at;DROP%20TABLE%20items', undefined, 'query.sort'],
       ['GET', '/api/getHistory?filters=not-json', undefined, 'query.filters'],
+      ['GET', `/api/getHistory?search=${'a'.repeat(201)}`, undefined, 'query.search'],
+      ['POST', `/api/getUserHistory?search=${'a'.repeat(201)}`, { userid: 'u1' }, 'query.search'],
       ['GET', `/api/getHistory?filters=${encodeURIComponent('[{"field":"Evil","value":1}]')}`, undefined, 'query.filters'],
       ['POST', '/api/deletePlaybackActivity', { ids: ['1 OR 1=1'] }, 'body.ids'],
       ['POST', '/api/getActivityTimeLine', { userId: 'u1', libraries: [] }, 'body.libraries'],
@@ -618,6 +620,18 @@ describe('statistics, history and detail API', () => {
       const answer = await harness.call(method, path, { body, token });
       expect(answer.status).toBe(400);
       expect((answer.body as { message: string }).message).toContain(field);
+    });
+
+    it('takes any search text up to 200 characters as plain text (wildcards, quotes, SQL) and loses nothing', async () => {
+      type Page = { total: number; total_exact: boolean; search: string };
+      const before = await ok<Page>(get('/api/getHistory'));
+      for (const search of ["'; DROP TABLE playback_history; --", '%', '_', '\\', '%%%%', 'a'.repeat(200), '   ']) {
+        const answer = await ok<Page>(get(`/api/getHistory?search=${encodeURIComponent(search)}`));
+        expect(answer.search, search).toBe(search);
+        expect(answer.total_exact).toBe(true);
+        expect(answer.total, search).toBe(search.trim() ? 0 : before.total);
+      }
+      expect((await ok<Page>(get('/api/getHistory'))).total).toBe(before.total);
     });
 
     it('needs credentials', async () => {

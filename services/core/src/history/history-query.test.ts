@@ -80,6 +80,13 @@ describe('history pages', () => {
     expect([roku.total, roku.total_exact, roku.pages]).toEqual([50, true, 2]);
     const everything = await queryHistory(db, serverId, request({ search: 'film', size: 25 }));
     expect([everything.total, everything.total_exact, everything.pages]).toEqual([HISTORY_COUNT_CAP, false, HISTORY_COUNT_CAP / 25]);
+    // A deep page of a search above the cap: the last 50 plays, oldest last.
+    const deepest = await queryHistory(db, serverId, request({ search: 'film', page: 101, size: 100 }));
+    expect([deepest.total, deepest.total_exact, keys(deepest.results)]).toEqual([
+      HISTORY_COUNT_CAP,
+      false,
+      Array.from({ length: 50 }, (_, j) => 49 - j),
+    ]);
     const bob = await queryHistory(db, serverId, request({ scope: { kind: 'user', id: 'u2' }, page: 51, size: 100 }));
     // Bob has the 5,025 odd i; page 51 holds his 25 oldest: i = 49, 47, …, 1.
     expect([bob.total, bob.total_exact]).toEqual([5025, true]);

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.js';
+import { createHistoryTestDatabase } from '../test-support/test-services.js';
+import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest, type HistorySort } from './history-query.js';
+import { recordPlays, type PlayToRecord } from './record-plays.js';
+
+/**
+ * History search keeps one meaning whatever plan answers it (SPEC.md §2 Activity, §7 getHistory): a play matches
+ * when its user, series, title, client, device or address, joined by spaces, contains the trimmed search text,
+ * case aside, with no wildcard in the text (`%`, `_` and `\` are plain characters). The reference here is a plain
+ * scan with ILIKE over the same text; pages are compared one by one in several orders, with their counts.
+ */
+describe('history search', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const base = Date.parse('2026-03-01T00:00:00Z');
+
+  const titles = [
+    'Amélie',
+    'AMÉLIE à Paris',
+    'Straße der Träume',
+    '100% Wolf',
+    '100 Wolves',
+    'under_score',
+    'underXscore',
+    'back\\slash',
+    "O'Brien's Storm",
+    'Dot.Com [Live]',
+    'Ñandú',
+    `The ${'Long '.repeat(30)}End`,
+    'storm',
+    'Stormy Weather',
+  ];
+  const users = ['Alice', 'BOB_1', 'bobx1', 'Zoë'];
+  const clients = ['Jellyfin Web', 'Roku', null];
+  const devices = ['Living Room TV', 'Phone %', null];
+  const addresses = ['10.0.0.1', '192.168.1.20', '::1', null];
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    // 420 plays: every title with every user; some episodes (a series name); starts spread over days with ties
+    // (every fifth play shares its start with the previous one), so that ties order by id.
+    const plays: PlayToRecord[] = Array.from({ length: 420 }, (_, i) => {
+      const title = titles[i % titles.length]!;
+      const episode = i % 3 === 0;
+      return {
+        serverId,
+        playKey: `k${i}`,
+        source: 'monitor',
+        userId: `u${i % users.length}`,
+        userName: users[i % users.length]!,
+        itemId: `item-${i % 40}`,
+        itemName: episode ? `Episode ${i % 12}` : title,
+        itemType: episode ? 'Episode' : 'Movie',
+        seriesId: episode ? `series-${i % titles.length}` : undefined,
+        seriesName: episode ? title : undefined,
+        libraryId: 'lib',
+        client: clients[i % clients.length] ?? undefined,
+        deviceName: devices[i % devices.length] ?? undefined,
+        remoteEndPoint: addresses[i % addresses.length] ?? undefined,
+        playMethod: 'DirectPlay',
+        startedAt: new Date(base + (i - (i % 5 === 4 ? 1 : 0)) * 3_600_000),
+        playedSeconds: (i * 37) % 600,
+      };
+    });
+    expect(await recordPlays(db, plays)).toBe(plays.length);
+  }, 60_000);
+  afterAll(async () => {
+    await close();
+  });
+
+  const request = (overrides: Partial<HistoryRequest>): HistoryRequest => ({
+    scope: { kind: 'all' },
+    page: 1,
+    size: 25,
+    search: '',
+    sort: 'ActivityDateInserted',
+    desc: true,
+    filters: {},
+    ...overrides,
+  });
+
+  const ORDERS: Record<string, string> = {
+    ActivityDateInserted: 'started_at',
+    UserName: 'lower(user_name)',
+    PlaybackDuration: 'played_seconds',
+  };
+
+  /** The plain scan: ILIKE over the same text, no index, every match in the page's order. */
+  async function reference(search: string, sort: HistorySort, desc: boolean, userId?: string): Promise<number[]> {
+    const text = search.trim();
+    const direction = desc ? 'DESC' : 'ASC';
+    const rows = await db.query<{ id: number }>(
+      `SELECT id FROM playback_history
+       WHERE server_id = $1 AND ($3::text IS NULL OR user_id = $3)
+         AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '') || ' ' ||
+              coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2 ESCAPE '\\'
+       ORDER BY ${ORDERS[sort]} ${direction}, id ${direction}`,
+      [serverId, `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`, userId ?? null],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Every page of a search, joined, with the count the first page gave. */
+  async function allPages(search: string, sort: HistorySort, desc: boolean, size: number, userId?: string) {
+    const scope: HistoryRequest['scope'] = userId ? { kind: 'user', id: userId } : { kind: 'all' };
+    const first = await queryHistory(db, serverId, request({ search, sort, desc, size, scope }));
+    const ids: number[] = [];
+    for (let page = 1; page <= first.pages; page += 1) {
+      const answer = page === 1 ? first : await queryHistory(db, serverId, request({ search, sort, desc, size, page, scope }));
+      expect([answer.total, answer.total_exact]).toEqual([first.total, first.total_exact]);
+      for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+    }
+    return { ids, total: first.total, exact: first.total_exact };
+  }
+
+  const WORDS = [
+    'storm',
+    'STORM',
+    '  storm  ',
+    'amélie',
+    'AMÉLIE',
+    'é',
+    'straße',
+    'ñandú',
+    'zoë',
+    '100%',
+    '%',
+    '_',
+    'under_score',
+    '\\',
+    'back\\slash',
+    "o'brien",
+    '.',
+    '[live]',
+    'roku',
+    'alice jellyfin',
+    'bob_1',
+    'phone %',
+    '::1',
+    '10.0',
+    'e',
+    'lo',
+    '1',
+    `long ${'long '.repeat(29)}end`,
+    'nothing matches this',
+    'x'.repeat(200),
+  ];
+
+  it.each(WORDS)('finds what a plain scan finds for %j, page by page, newest first', async (word) => {
+    const expected = await reference(word, 'ActivityDateInserted', true);
+    const found = await allPages(word, 'ActivityDateInserted', true, 10);
+    expect(found.ids).toEqual(expected);
+    expect([found.total, found.exact]).toEqual([expected.length, true]);
+  });
+
+  it.each(['storm', 'e', '1', '%', 'roku'])('keeps the other orders and directions for %j', async (word) => {
+    for (const [sort, desc] of [
+      ['ActivityDateInserted', false],
+      ['UserName', true],
+      ['UserName', false],
+      ['PlaybackDuration', true],
+    ] as Array<[HistorySort, boolean]>) {
+      const found = await allPages(word, sort, desc, 25);
+      expect(found.ids, `${sort} ${desc ? 'desc' : 'asc'}`).toEqual(await reference(word, sort, desc));
+    }
+  });
+
+  it("searches within a user's history", async () => {
+    const found = await allPages('storm', 'ActivityDateInserted', true, 10, 'u1');
+    expect(found.ids).toEqual(await reference('storm', 'ActivityDateInserted', true, 'u1'));
+    expect(found.ids.length).toBeGreaterThan(0);
+  });
+
+  it('pages a search whose count comes from the cache the same way', async () => {
+    const counts = new Map<string, { total: number; exact: boolean }>();
+    const cache = async (query: unknown, count: () => Promise<{ total: number; exact: boolean }>) => {
+      const key = JSON.stringify(query);
+      if (!counts.has(key)) counts.set(key, await count());
+      return counts.get(key)!;
+    };
+    for (const [sort, desc] of [
+      ['ActivityDateInserted', true],
+      ['UserName', false],
+    ] as Array<[HistorySort, boolean]>) {
+      const expected = await reference('wolf', sort, desc);
+      const pages = Math.ceil(expected.length / 10);
+      const ids: number[] = [];
+      for (let page = 1; page <= pages; page += 1) {
+        const answer = await queryHistory(db, serverId, request({ search: 'wolf', sort, desc, size: 10, page }), cache);
+        expect([answer.total, answer.total_exact]).toEqual([expected.length, true]);
+        for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+      }
+      expect(ids).toEqual(expected);
+    }
+    expect(counts.size).toBe(1);
+  });
+
+  it('stays below the cap in these tests (the capped case is in history-query.test.ts)', () => {
+    expect(HISTORY_COUNT_CAP).toBeGreaterThan(420);
+  });
+});
