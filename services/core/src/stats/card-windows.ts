@@ -59,8 +59,10 @@ const MAX_MONTH_LISTS = 13;
  * play_card_rollups (one list per UTC month the window touches; its month row holds every play of the window in
  * that month) or, for long windows, from the all-time span. At each depth the window counts of the keys met so
  * far are exact (cardWindowSql), and no key not met yet plays more in the window than the sum of the lists'
- * values at that depth (a list read to its end adds nothing); no key has more distinct viewers than plays. The
- * walk stops once the size-th best window count (plays or viewers) is above that sum. Exact.
+ * values at that depth (a list read to its end adds nothing); no key has more distinct viewers than plays. Ranked
+ * by viewers, a list of keys by their viewers ever (play_card_viewer_counts, migration 0020) bounds them too: a
+ * series has many plays per viewer, so the plays alone bounded it loosely and the walk read deep. The walk stops
+ * once the size-th best window count (plays or viewers) is above the smaller bound. Exact.
  */
 export async function topOfWindow(
   db: Database,
@@ -92,11 +94,22 @@ export async function topOfWindow(
        ) AS l`,
       [serverId, kind, span === 'all' ? ['all'] : lists],
     );
+    // Ranked by viewers, a second list: keys by how many users ever played them (no window has more).
+    const viewerHeads =
+      by === 'viewers'
+        ? await db.query<{ key: string; viewers: number }>(
+            `SELECT key, viewers FROM play_card_viewer_counts WHERE server_id = $1 AND kind = $2 ORDER BY viewers DESC, key LIMIT ${depth}`,
+            [serverId, kind],
+          )
+        : [];
     let threshold = 0;
     const perList = new Map<string, { count: number; last: number }>();
     for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: head.plays });
     for (const list of perList.values()) if (list.count === depth) threshold += list.last;
-    const keys = [...new Set(heads.map((head) => head.key))].filter((key) => !seen.has(key));
+    // A key met in neither list has at most `threshold` plays in the window and at most the viewer list's last
+    // value of viewers ever (0 once that list is read to its end: every key with a viewer was met).
+    if (by === 'viewers') threshold = Math.min(threshold, viewerHeads.length === depth ? viewerHeads[depth - 1]!.viewers : 0);
+    const keys = [...new Set([...heads, ...viewerHeads].map((head) => head.key))].filter((key) => !seen.has(key));
     if (keys.length > 0) {
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'

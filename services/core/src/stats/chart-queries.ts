@@ -35,7 +35,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const sep = '\u0001';
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
-      chartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
+      chartRollup({ start: START, tz: '$2', separator: sep, localKey: key, timeOfDay: kind === 'hour' }),
       [serverId, tz, days],
     ),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),

@@ -48,31 +48,62 @@ function dayCeil(moment: string): string {
  * hour, and playback_history before the first whole quarter hour. A 365-day chart reads about 9,000 hour rows per
  * library instead of every quarter hour × library × client × method.
  *
+ * With `timeOfDay` (the hour chart: the bucket depends on the time of day alone), every whole UTC month of the
+ * window in which the zone's offset is the same at every hour reads play_rollups_by_library_month_quarter
+ * instead (migration 0020): quarter q of each of its days is in the same local hour, so the month is 96 rows per
+ * library, in +05:30 and +05:45 too, where every UTC hour straddles two local hours. Months with an offset
+ * change, and the window's partial first and last months, read hours and quarters as above.
+ *
  * `localKey` maps a local timestamp (without zone) to the bucket's key; `tz` is the zone's placeholder.
  * `$1` is the server id. Rows: key = bucket key || `separator` || library id.
  */
-export function chartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
+export function chartRollup(options: {
+  start: string;
+  tz: string;
+  separator: string;
+  localKey: (local: string) => string;
+  timeOfDay?: boolean;
+}): string {
   const { start, tz, separator, localKey } = options;
   const rowKey = (column: string, library: string) => `${localKey(`(${column} AT TIME ZONE ${tz}::text)`)} || '${separator}' || ${library}`;
+  // Whole UTC months of the window with one offset throughout: their hours are read from the month level.
+  const months = options.timeOfDay
+    ? `SELECT month FROM hours GROUP BY month
+       HAVING count(DISTINCT local - (h AT TIME ZONE 'UTC')) = 1 AND min(h AT TIME ZONE 'UTC') = month
+         AND max(h AT TIME ZONE 'UTC') = month + interval '1 month' - interval '1 hour'`
+    : `SELECT NULL::timestamp AS month WHERE false`;
   // The window's bounds are computed once (not once per index probe), and each hour's local time once per hour,
   // not once per library row.
   return `WITH bounds AS MATERIALIZED (
       SELECT start, quarters, ${hourCeil('quarters')} AS hours FROM (SELECT start, ${quarterCeil('start')} AS quarters FROM (SELECT ${start} AS start) AS s) AS q
     ), hours AS MATERIALIZED (
-      SELECT h, ${localKey('local')} AS key, ${localKey(`(local + interval '45 minutes')`)} = ${localKey('local')}
+      SELECT h, local, date_trunc('month', h AT TIME ZONE 'UTC') AS month, ${localKey('local')} AS key,
+          ${localKey(`(local + interval '45 minutes')`)} = ${localKey('local')}
           AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes' AS whole
       FROM bounds, generate_series(
           GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,
         LATERAL (SELECT h AT TIME ZONE ${tz}::text AS local) AS l
+    ), months AS MATERIALIZED (
+      ${months}
+    ), rest AS MATERIALIZED (
+      SELECT h, key, whole FROM hours WHERE month NOT IN (SELECT month FROM months)
+    ), month_quarters AS MATERIALIZED (
+      SELECT (m.month AT TIME ZONE 'UTC') AS bucket, q::smallint AS quarter,
+          ${localKey(`(((m.month AT TIME ZONE 'UTC') + q * interval '15 minutes') AT TIME ZONE ${tz}::text)`)} AS key
+      FROM months m, generate_series(0, 95) AS q
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      SELECT hours.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
-        FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
+      SELECT mq.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
+        FROM play_rollups_by_library_month_quarter r JOIN month_quarters mq USING (bucket, quarter)
+        WHERE r.server_id = $1 AND r.bucket IN (SELECT bucket FROM month_quarters)
+      UNION ALL
+      SELECT rest.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
+        FROM play_rollups_by_library_hourly r JOIN rest ON rest.h = r.bucket AND rest.whole
         WHERE r.server_id = $1 AND r.bucket >= (SELECT hours FROM bounds)
       UNION ALL
       SELECT ${rowKey('q.bucket', 'q.library_id')}, q.plays, q.played_seconds
-        FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'
-        WHERE NOT hours.whole
+        FROM rest JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= rest.h AND q.bucket < rest.h + interval '1 hour'
+        WHERE NOT rest.whole
       UNION ALL
       SELECT ${rowKey('bucket', 'library_id')}, plays, played_seconds FROM play_rollups_by_library
         WHERE server_id = $1 AND bucket >= (SELECT quarters FROM bounds) AND bucket < (SELECT hours FROM bounds)
