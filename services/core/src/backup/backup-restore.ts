@@ -6,6 +6,7 @@ import {
   cardViewerCountsFrom,
   cardViewersDelta,
   dailyRollupsFrom,
+  libraryDayPrefixRollupsFrom,
   libraryHourlyRollupsFrom,
   libraryMonthQuarterRollupsFrom,
   libraryRollupsFrom,
@@ -361,6 +362,11 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   await client.query(
     `INSERT INTO ${into('play_rollups_by_library_month_quarter')} (server_id, bucket, quarter, library_id, plays, played_seconds)
      ${libraryMonthQuarterRollupsFrom(into('play_rollups_by_library'))}`,
+  );
+  // The day charts' prefixes (0021), from the same rows.
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library_day_prefix')} (server_id, bucket, hour, library_id, plays, played_seconds)
+     ${libraryDayPrefixRollupsFrom(into('play_rollups_by_library'))}`,
   );
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,

@@ -4,6 +4,7 @@ import {
   cardRollupDelta,
   cardViewerCountsFrom,
   cardViewersDelta,
+  libraryDayPrefixRollupsFrom,
   libraryMonthQuarterRollupsFrom,
   rollupDelta,
   totalsDelta,
@@ -15,7 +16,8 @@ import {
  * (all time per user, item, library), and the cards' rollups (play_card_rollups: UTC days, UTC months, all time
  * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
- * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
+ * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library) equal what playback_history holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -29,6 +31,7 @@ export interface RollupDifference {
     | 'library_quarter_hour'
     | 'library_hourly'
     | 'library_month_quarter'
+    | 'library_day_prefix'
     | 'totals'
     | 'cards'
     | 'card_viewers'
@@ -79,6 +82,11 @@ quarter_stored AS (
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), ${libraryLevel('library_quarter', 'play_rollups_by_library', (column) => column)},
 ${libraryLevel('library_hourly', 'play_rollups_by_library_hourly', HOUR)},
+day_prefix_expected AS (${libraryDayPrefixRollupsFrom('quarter_expected')}),
+day_prefix_stored AS (
+  SELECT server_id, bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+),
 month_quarter_expected AS (${libraryMonthQuarterRollupsFrom('quarter_expected')}),
 month_quarter_stored AS (
   SELECT server_id, bucket, quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
@@ -123,6 +131,12 @@ SELECT 'library_month_quarter', COALESCE(e.server_id, s.server_id),
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.quarter, s.quarter), COALESCE(e.library_id, s.library_id)),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM month_quarter_expected e FULL JOIN month_quarter_stored s USING (server_id, bucket, quarter, library_id)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'library_day_prefix', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.hour, s.hour), COALESCE(e.library_id, s.library_id)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM day_prefix_expected e FULL JOIN day_prefix_stored s USING (server_id, bucket, hour, library_id)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
 UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),

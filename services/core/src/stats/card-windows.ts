@@ -76,13 +76,16 @@ export async function topOfWindow(
 ): Promise<WindowCount[] | undefined> {
   const order = ranking(by);
   const seen = new Map<string, WindowCount>();
-  const [{ lists }] = (await db.query<{ lists: string[] }>(
-    `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists FROM generate_series(
+  const [{ lists, everything }] = (await db.query<{ lists: string[]; everything: boolean }>(
+    `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
+       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $3 AND started_at < ${daysWindowStart('$1', '$2')}) AS everything
+     FROM generate_series(
        date_trunc('month', ${daysWindowStart('$1', '$2')} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m`,
-    [tz, days],
-  )) as [{ lists: string[] }];
+    [tz, days, serverId],
+  )) as [{ lists: string[]; everything: boolean }];
+  if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
-  for (let depth = firstDepth; ; depth = Math.min(depth * 4, MAX_DEPTH)) {
+  for (let depth = firstDepth; ; depth = Math.min(depth * (by === 'viewers' ? 2 : 4), MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list.
     const heads = await db.query<{ list: string; key: string; plays: number }>(
       `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
@@ -114,9 +117,7 @@ export async function topOfWindow(
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'
           ? `SELECT w.*, v.viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w
-             JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
-                   WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${daysWindowStart('$2', '$3')}
-                   GROUP BY key) AS v USING (key)`
+             JOIN (${windowViewersSql(kind, days)}) AS v USING (key)`
           : cardWindowSql(kind, '$4::text[]'),
         [serverId, tz, days, keys],
       );
@@ -138,6 +139,47 @@ export async function topOfWindow(
     [...seen.values()].filter((row) => row.plays > 0),
     size,
     by,
+  );
+}
+
+/** Windows at least this long count a key's viewers as its viewers ever minus those whose last play is older. */
+const LONG_WINDOW_DAYS = 180;
+
+/**
+ * Distinct viewers in the window of each key in $4 ($1 server, $2 zone, $3 days): the pairs whose last play
+ * started in it. Over a long window most pairs of a popular key are in it, so the pairs before it are the shorter
+ * index range: viewers ever minus those.
+ */
+function windowViewersSql(kind: CardKind, days: number): string {
+  const start = daysWindowStart('$2', '$3');
+  if (days < LONG_WINDOW_DAYS) {
+    return `SELECT key, count(*)::int AS viewers FROM play_card_viewers
+      WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${start} GROUP BY key`;
+  }
+  return `SELECT c.key, c.viewers - COALESCE(o.viewers, 0) AS viewers FROM play_card_viewer_counts c
+      LEFT JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
+                 WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at < ${start} GROUP BY key) AS o USING (key)
+      WHERE c.server_id = $1 AND c.kind = '${kind}' AND c.key = ANY($4::text[])`;
+}
+
+/**
+ * Most popular over a window that holds every play of the server: each key's viewers ever are its viewers in
+ * the window, so the answer is the head of play_card_viewer_counts down to the size-th count (ties included),
+ * with plays and seconds from the all-time span.
+ */
+async function allTimeByViewers(db: Database, serverId: string, kind: CardKind, size: number): Promise<WindowCount[]> {
+  const rows = await db.query<{ key: string; viewers: number; plays: number; played_seconds: string }>(
+    `SELECT c.key, c.viewers, a.plays, a.played_seconds FROM play_card_viewer_counts c
+     JOIN play_card_rollups a ON a.server_id = c.server_id AND a.kind = c.kind AND a.span = 'all' AND a.bucket = ${ALL_TIME_BUCKET} AND a.key = c.key
+     WHERE c.server_id = $1 AND c.kind = $2 AND c.viewers > 0 AND c.viewers >= COALESCE((
+       SELECT viewers FROM play_card_viewer_counts WHERE server_id = $1 AND kind = $2 AND viewers > 0
+       ORDER BY viewers DESC, key OFFSET ${size - 1} LIMIT 1), 1)`,
+    [serverId, kind],
+  );
+  return atLeastSizeth(
+    rows.map((row) => ({ key: row.key, viewers: Number(row.viewers), plays: Number(row.plays), played_seconds: Number(row.played_seconds) })),
+    size,
+    'viewers',
   );
 }
 
