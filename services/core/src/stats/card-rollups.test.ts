@@ -9,6 +9,7 @@ import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
 import { topOfWindow } from './card-windows.js';
+import { globalStats } from './scope-queries.js';
 import { daysWindowStart } from './time-window.js';
 
 /**
@@ -175,6 +176,22 @@ describe('cards from the card rollups', () => {
             }
           }
         }
+      }
+    }
+  });
+
+  it('sums a library over any window of hours from the card rollups exactly', async () => {
+    for (const hours of [1, 5, 24, 49, 8 * 24, 40 * 24, 365 * 24, 9999 * 24]) {
+      for (const library of ['lib0', 'lib1', 'lib5']) {
+        const [expected] = await db.query<{ plays: number; seconds: string }>(
+          `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0) AS seconds FROM playback_history
+           WHERE server_id = $1 AND library_id = $2 AND started_at >= now() - make_interval(hours => $3)`,
+          [serverId, library, hours],
+        );
+        expect(await globalStats(db, serverId, 'library', library, hours), `${library} ${hours} hours`).toEqual({
+          Plays: expected!.plays,
+          total_playback_duration: Number(expected!.seconds),
+        });
       }
     }
   });
