@@ -127,25 +127,29 @@ describe('the rollup invariant', () => {
     await db.query(`UPDATE play_rollups_by_library_hourly SET plays = plays - 2 WHERE server_id = $1`, [serverId]);
     await db.query(`DELETE FROM play_rollups_by_library WHERE server_id = $1 AND library_id = 'x'`, [serverId]);
     expect(await findRollupDifferences(db)).toEqual([]);
-    await db.query(`UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds + 5 WHERE server_id = $1 AND library_id = 'shows'`, [
-      serverId,
-    ]);
+    await db.query(
+      `UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds + 5 WHERE server_id = $1 AND library_id = 'shows'`,
+      [serverId],
+    );
     await db.query(`INSERT INTO play_card_viewer_counts (server_id, kind, key, viewers) VALUES ($1, 'Movie', 'stray', 1)`, [serverId]);
-    await db.query(`UPDATE play_rollups_by_library_day_prefix SET plays = plays + 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`, [
-      serverId,
-    ]);
+    await db.query(
+      `UPDATE play_rollups_by_library_day_prefix SET plays = plays + 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      [serverId],
+    );
     expect(await findRollupDifferences(db, serverId)).toEqual([
       expect.objectContaining({ level: 'card_viewer_counts', key: 'Movie stray', expectedPlays: 0, storedPlays: 1 }),
       expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedPlays: 2, storedPlays: 3 }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2455 }),
     ]);
-    await db.query(`UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds - 5 WHERE server_id = $1 AND library_id = 'shows'`, [
-      serverId,
-    ]);
+    await db.query(
+      `UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds - 5 WHERE server_id = $1 AND library_id = 'shows'`,
+      [serverId],
+    );
     await db.query(`DELETE FROM play_card_viewer_counts WHERE server_id = $1 AND key = 'stray'`, [serverId]);
-    await db.query(`UPDATE play_rollups_by_library_day_prefix SET plays = plays - 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`, [
-      serverId,
-    ]);
+    await db.query(
+      `UPDATE play_rollups_by_library_day_prefix SET plays = plays - 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      [serverId],
+    );
     expect(await findRollupDifferences(db)).toEqual([]);
   });
 

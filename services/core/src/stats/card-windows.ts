@@ -177,7 +177,12 @@ async function allTimeByViewers(db: Database, serverId: string, kind: CardKind, 
     [serverId, kind],
   );
   return atLeastSizeth(
-    rows.map((row) => ({ key: row.key, viewers: Number(row.viewers), plays: Number(row.plays), played_seconds: Number(row.played_seconds) })),
+    rows.map((row) => ({
+      key: row.key,
+      viewers: Number(row.viewers),
+      plays: Number(row.plays),
+      played_seconds: Number(row.played_seconds),
+    })),
     size,
     'viewers',
   );
