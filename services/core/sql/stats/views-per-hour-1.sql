@@ -9,10 +9,13 @@ WITH bounds AS MATERIALIZED (
     ), hours AS MATERIALIZED (
       SELECT h, extract(hour FROM local)::int::text AS key, extract(hour FROM (local + interval '45 minutes'))::int::text = extract(hour FROM local)::int::text
           AND (h + interval '45 minutes') AT TIME ZONE $2::text = local + interval '45 minutes' AS whole
-      FROM bounds, generate_series(
-          GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,
+      -- Only the hours of the months not read whole (so an all-time chart does not list every hour of years).
+      FROM bounds, LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)) AS first) AS f,
+        generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m,
+        generate_series(GREATEST(f.first, m AT TIME ZONE 'UTC'), LEAST(now(), (m + interval '1 month' - interval '1 hour') AT TIME ZONE 'UTC'),
+          interval '1 hour') AS h,
         LATERAL (SELECT h AT TIME ZONE $2::text AS local) AS l
-      WHERE date_trunc('month', h AT TIME ZONE 'UTC') NOT IN (SELECT month FROM months)
+      WHERE m NOT IN (SELECT month FROM months)
     ), month_quarters AS MATERIALIZED (
       SELECT (m.month AT TIME ZONE 'UTC') AS bucket, q::smallint AS quarter,
           extract(hour FROM (((m.month AT TIME ZONE 'UTC') + q * interval '15 minutes') AT TIME ZONE $2::text))::int::text AS key
