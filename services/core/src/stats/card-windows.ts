@@ -86,25 +86,26 @@ export async function topOfWindow(
   if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
   for (let depth = firstDepth; ; depth = Math.min(depth * (by === 'viewers' ? 2 : 4), MAX_DEPTH)) {
-    // The first `depth` keys of each list; a list's last value bounds every key below it in that list.
-    const heads = await db.query<{ list: string; key: string; plays: number }>(
-      `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
+    // The first `depth` keys of each list; a list's last value bounds every key below it in that list. Ranked
+    // by viewers, a second list (read at the same time): keys by how many users ever played them (no window has more).
+    const [heads, viewerHeads] = await Promise.all([
+      db.query<{ list: string; key: string; plays: number }>(
+        `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
        CROSS JOIN LATERAL (
          SELECT key, plays FROM play_card_rollups
          WHERE server_id = $1 AND kind = $2 AND span = '${span}'
            AND bucket = ${span === 'all' ? ALL_TIME_BUCKET : `(m.list::timestamp AT TIME ZONE 'UTC')`}
          ORDER BY plays DESC, key LIMIT ${depth}
        ) AS l`,
-      [serverId, kind, span === 'all' ? ['all'] : lists],
-    );
-    // Ranked by viewers, a second list: keys by how many users ever played them (no window has more).
-    const viewerHeads =
+        [serverId, kind, span === 'all' ? ['all'] : lists],
+      ),
       by === 'viewers'
-        ? await db.query<{ key: string; viewers: number }>(
+        ? db.query<{ key: string; viewers: number }>(
             `SELECT key, viewers FROM play_card_viewer_counts WHERE server_id = $1 AND kind = $2 ORDER BY viewers DESC, key LIMIT ${depth}`,
             [serverId, kind],
           )
-        : [];
+        : Promise.resolve([]),
+    ]);
     let threshold = 0;
     const perList = new Map<string, { count: number; last: number }>();
     for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: head.plays });
