@@ -85,7 +85,8 @@ export async function topOfWindow(
   )) as [{ lists: string[]; everything: boolean }];
   if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
-  for (let depth = firstDepth; ; depth = Math.min(depth * (by === 'viewers' ? 2 : 4), MAX_DEPTH)) {
+  let growth = 4;
+  for (let depth = firstDepth; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. Ranked
     // by viewers, a second list (read at the same time): keys by how many users ever played them (no window has more).
     const [heads, viewerHeads] = await Promise.all([
@@ -111,9 +112,16 @@ export async function topOfWindow(
     for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: head.plays });
     for (const list of perList.values()) if (list.count === depth) threshold += list.last;
     // A key met in neither list has at most `threshold` plays in the window and at most the viewer list's last
-    // value of viewers ever (0 once that list is read to its end: every key with a viewer was met).
-    if (by === 'viewers') threshold = Math.min(threshold, viewerHeads.length === depth ? viewerHeads[depth - 1]!.viewers : 0);
-    const keys = [...new Set([...heads, ...viewerHeads].map((head) => head.key))].filter((key) => !seen.has(key));
+    // value of viewers ever (0 once that list is read to its end: every key with a viewer was met). That bound
+    // holds only once the viewer list's keys are counted too, so they are, but only when it is the lower one
+    // (long windows); over a month, the plays bound is lower and counting the most viewed ever would be waste.
+    const viewerBound = viewerHeads.length === depth ? viewerHeads[depth - 1]!.viewers : 0;
+    const byViewersEver = by === 'viewers' && viewerBound < threshold;
+    if (byViewersEver) threshold = viewerBound;
+    // Walking by viewers ever, ties at the top (every user saw the most popular series) end the walk soon after the
+    // tied keys: grow by halves more than by quarters.
+    growth = byViewersEver ? 2 : 4;
+    const keys = [...new Set([...heads, ...(byViewersEver ? viewerHeads : [])].map((head) => head.key))].filter((key) => !seen.has(key));
     if (keys.length > 0) {
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'
