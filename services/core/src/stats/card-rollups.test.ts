@@ -267,7 +267,14 @@ describe('the most-popular walk bounded by viewers ever', () => {
     for (let k = 0; k < 10; k += 1) add(`p${k}`, 2, 100);
     // One play long before the window, so that the window is not all time (which needs no walk).
     const old = new Date(Date.now() - 400 * 86_400_000);
-    plays.push({ ...plays[0]!, playKey: 'old', seriesId: 'old', seriesName: 'old', startedAt: old, endedAt: new Date(old.getTime() + 60_000) });
+    plays.push({
+      ...plays[0]!,
+      playKey: 'old',
+      seriesId: 'old',
+      seriesName: 'old',
+      startedAt: old,
+      endedAt: new Date(old.getTime() + 60_000),
+    });
     await recordPlays(db, plays);
   });
   afterAll(async () => {
