@@ -12,12 +12,12 @@ import { libraryDayPrefixRollupsFrom } from '../../history/rollup-sql.js';
  * Derived from play_rollups_by_library (0013) by statement triggers, like the other chart levels: a quarter hour
  * of hour k changes the prefixes k+1 to 24 of its day (twelve rows for a play on average).
  *
- * And the cards' tables (0018) made smaller (they cost about 460 bytes per play at 5 M plays):
- *  - play_card_rollups_ranked leaves out the day rows of movies, series and tracks, most of the table: nothing
- *    reads those by rank or by bucket (the walk ranks months and all time; a window counts its keys' days by the
- *    primary key; the cards that sum every key are users, libraries, clients and methods).
- *  - play_card_viewers_recent is dropped: the primary key carries last_started_at instead (INCLUDE), so counting a
- *    key's viewers in a window stays an index-only scan of its pairs (at most one per user).
+ * And the cards' rollups (0018) made smaller (the card tables cost about 460 bytes per play at 5 M plays):
+ * play_card_rollups_ranked leaves out the day rows of movies, series and tracks, most of the table: nothing reads
+ * those by rank or by bucket (the walk ranks months and all time; a window counts its keys' days by the primary
+ * key; the cards that sum every key are users, libraries, clients and methods).
+ * (play_card_viewers keeps both its indexes: counting a long window's viewers as "viewers ever minus the pairs
+ * whose last play is older" needs the older pairs as an index range, which the primary key cannot give.)
  */
 const KEY = 'server_id, bucket, hour, library_id';
 
@@ -73,9 +73,6 @@ DROP INDEX play_card_rollups_ranked;
 CREATE INDEX play_card_rollups_ranked ON play_card_rollups (server_id, kind, span, bucket, plays DESC, key) INCLUDE (played_seconds)
   WHERE span <> 'day' OR kind NOT IN ('Movie', 'Series', 'Audio');
 
-DROP INDEX play_card_viewers_recent;
-ALTER TABLE play_card_viewers DROP CONSTRAINT play_card_viewers_pkey,
-  ADD CONSTRAINT play_card_viewers_pkey PRIMARY KEY (server_id, kind, key, user_id) INCLUDE (last_started_at);
 `);
   },
 };
