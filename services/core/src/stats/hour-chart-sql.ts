@@ -45,9 +45,13 @@ export function hourChartRollup(options: { start: string; tz: string; separator:
       FROM months m, generate_series(0, 95) AS q
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      -- Each month's rows by key (LATERAL, OFFSET 0: not a scan of the whole level joined by hash).
       SELECT mq.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
-        FROM play_rollups_by_library_month_quarter r JOIN month_quarters mq USING (bucket, quarter)
-        WHERE r.server_id = $1 AND r.bucket IN (SELECT bucket FROM month_quarters)
+        FROM months m CROSS JOIN LATERAL (
+          SELECT quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
+          WHERE server_id = $1 AND bucket = m.month AT TIME ZONE 'UTC' OFFSET 0
+        ) AS r
+        JOIN month_quarters mq ON mq.bucket = m.month AT TIME ZONE 'UTC' AND mq.quarter = r.quarter
       UNION ALL
       SELECT hours.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
         FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
