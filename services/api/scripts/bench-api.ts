@@ -44,6 +44,16 @@ const post = (group: Call['group'], name: string, path: string, body: unknown): 
 const get = (group: Call['group'], name: string, path: string): Call => ({ group, name, method: 'GET', path });
 const filters = (list: unknown) => encodeURIComponent(JSON.stringify(list));
 
+/** The windows of the issue: 1, 7, 30, 365 days and all time (9999 days), as days and as hours. */
+const WINDOWS = [1, 7, 30, 365, 9999].map((days) => ({ label: days === 9999 ? 'all' : `${days} d`, days, hours: days * 24 }));
+/** Zones the charts are measured in: [short name, IANA name] (UTC: no parameter). */
+const CHART_ZONES = [
+  ['', ''],
+  ['New_York', 'America/New_York'],
+  ['Kolkata', 'Asia/Kolkata'],
+  ['Kathmandu', 'Asia/Kathmandu'],
+] as const;
+
 const HOME_MIX: Call[] = [
   ...(['Movie', 'Series', 'Audio'] as const).flatMap((type) => [
     post('stats', `getMostViewedByType ${type}`, '/stats/getMostViewedByType', { days: 30, type }),
@@ -68,32 +78,28 @@ const CALLS: Call[] = [
     post('stats', `getMostActiveUsers ${days} days`, '/stats/getMostActiveUsers', { days }),
     post('stats', `getMostUsedClient ${days} days`, '/stats/getMostUsedClient', { days }),
     post('stats', `getPlaybackMethodStats ${days} days`, '/stats/getPlaybackMethodStats', { days }),
+    post('stats', `getMostViewedLibraries ${days} days`, '/stats/getMostViewedLibraries', { days }),
   ]),
-  post('stats', 'getMostViewedLibraries 9999 days', '/stats/getMostViewedLibraries', { days: 9999 }),
   get('stats', 'getLibraryMetadata', '/stats/getLibraryMetadata'),
   get('stats', 'getLibraryCardStats', '/stats/getLibraryCardStats'),
   get('stats', 'getAllUserActivity', '/stats/getAllUserActivity'),
   post('stats', 'getUserLastPlayed', '/stats/getUserLastPlayed', { userid: 'user-1' }),
   post('stats', 'getLibraryLastPlayed', '/stats/getLibraryLastPlayed', { libraryid: 'lib-shows' }),
-  post('stats', 'getGlobalUserStats 30 d', '/stats/getGlobalUserStats', { hours: 720, userid: 'user-1' }),
-  post('stats', 'getGlobalUserStats 365 d', '/stats/getGlobalUserStats', { hours: 8760, userid: 'user-1' }),
-  post('stats', 'getGlobalLibraryStats 30 d', '/stats/getGlobalLibraryStats', { hours: 720, libraryid: 'lib-movies' }),
-  post('stats', 'getGlobalLibraryStats 365 d', '/stats/getGlobalLibraryStats', { hours: 8760, libraryid: 'lib-movies' }),
-  post('stats', 'getGlobalItemStats 30 d', '/stats/getGlobalItemStats', { hours: 720, itemid: 'series-0' }),
-  post('stats', 'getGlobalItemStats all', '/stats/getGlobalItemStats', { hours: 239976, itemid: 'series-0' }),
-  get('stats', 'getGenreUserStats', '/stats/getGenreUserStats?userid=user-1'),
-  get('stats', 'getGenreLibraryStats', '/stats/getGenreLibraryStats?libraryid=lib-movies'),
-  post('stats', 'getLibraryItemsWithStats (shows)', '/stats/getLibraryItemsWithStats', { libraryid: 'lib-shows' }),
-  post('stats', 'getLibraryItemsPlayMethodStats', '/stats/getLibraryItemsPlayMethodStats', { hours: 720, libraryid: 'lib-movies' }),
-  get('stats', 'getViewsOverTime 20 d', '/stats/getViewsOverTime?days=20'),
-  get('stats', 'getViewsOverTime 365 d', '/stats/getViewsOverTime?days=365'),
-  get('stats', 'getViewsOverTime 365 d Berlin', '/stats/getViewsOverTime?days=365&tz=Europe/Berlin'),
-  get('stats', 'getViewsOverTime 365 d Kathmandu', '/stats/getViewsOverTime?days=365&tz=Asia/Kathmandu'),
-  get('stats', 'getViewsByDays 20 d', '/stats/getViewsByDays?days=20'),
-  get('stats', 'getViewsByDays 365 d', '/stats/getViewsByDays?days=365&tz=America/New_York'),
-  get('stats', 'getViewsByHour 365 d', '/stats/getViewsByHour?days=365&tz=America/New_York'),
-  get('stats', 'getViewsByHour 365 d Kolkata', '/stats/getViewsByHour?days=365&tz=Asia/Kolkata'),
-  get('stats', 'getViewsByHour 20 d', '/stats/getViewsByHour?days=20&tz=Asia/Kolkata'),
+  // The per-user, per-library and per-item totals at every window of the issue (hours; 9999 days is all time).
+  ...WINDOWS.flatMap(({ label, hours }) => [
+    post('stats', `getGlobalUserStats ${label}`, '/stats/getGlobalUserStats', { hours, userid: 'user-1' }),
+    post('stats', `getGlobalLibraryStats ${label}`, '/stats/getGlobalLibraryStats', { hours, libraryid: 'lib-movies' }),
+    post('stats', `getGlobalItemStats ${label}`, '/stats/getGlobalItemStats', { hours, itemid: 'series-0' }),
+    post('stats', `getLibraryItemsPlayMethodStats ${label}`, '/stats/getLibraryItemsPlayMethodStats', { hours, libraryid: 'lib-movies' }),
+  ]),
+  // The three charts at every window, in UTC, a whole-hour zone with DST and the +05:30 and +05:45 offsets.
+  ...CHART_ZONES.flatMap(([zone, tz]) =>
+    WINDOWS.flatMap(({ label, days }) =>
+      (['getViewsOverTime', 'getViewsByDays', 'getViewsByHour'] as const).map((chart) =>
+        get('stats', `${chart} ${label}${zone ? ` ${zone}` : ''}`, `/stats/${chart}?days=${days}${tz ? `&tz=${tz}` : ''}`),
+      ),
+    ),
+  ),
   get('history', 'getHistory page 1', '/api/getHistory?size=10&page=1'),
   get('history', 'getHistory page 1000 (size 100)', '/api/getHistory?size=100&page=1000'),
   get('history', 'getHistory sort UserName', '/api/getHistory?size=25&page=3&sort=UserName&desc=false'),

@@ -2,7 +2,7 @@
  * The charts' SQL before and after a change, interleaved on one database so that both see the same machine load
  * (`npm run bench:charts -- --data-dir DIR --before COMMIT`). "before" is the catalog file
  * (services/core/sql/stats/views-per-*-1.sql) at COMMIT, "after" the one in the working tree. Prints, per chart,
- * zone and window, the median of 7 runs of each in ms. Reads only. A benchmark: it prints figures, never fails on them.
+ * zone and window (1, 30, 365 days and all time), the median of 7 runs (--runs) of each in ms. Reads only. A benchmark: it prints figures, never fails on them.
  *
  * Database: the embedded PostgreSQL under --data-dir (a copy filled by `npm run seed:history`; not one in use).
  */
@@ -16,12 +16,10 @@ import pino from 'pino';
 import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const CASES = [
-  ['views-per-day-1', 'Europe/Berlin'],
-  ['views-per-day-1', 'Asia/Kathmandu'],
-  ['views-per-hour-1', 'America/New_York'],
-  ['views-per-hour-1', 'Asia/Kolkata'],
-] as const;
+/** Every chart in UTC, a whole-hour zone with DST and the +05:30 and +05:45 offsets. */
+const CASES = ['views-per-day-1', 'views-per-weekday-1', 'views-per-hour-1'].flatMap((name) =>
+  ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu'].map((tz) => [name, tz] as const),
+);
 
 async function main() {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, before: { type: 'string' }, runs: { type: 'string' } } });
@@ -38,7 +36,7 @@ async function main() {
     if (!server) throw new Error('no media server in this database');
     console.log('| chart | zone | days | before ms | after ms |\n|---|---|---:|---:|---:|');
     for (const [name, tz] of CASES) {
-      for (const days of [1, 30, 365]) {
+      for (const days of [1, 30, 365, 9999]) {
         const times = { before: [] as number[], after: [] as number[] };
         for (let run = 0; run < runs; run += 1) {
           for (const [version, text] of [

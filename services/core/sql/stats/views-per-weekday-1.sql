@@ -1,24 +1,43 @@
-WITH bounds AS MATERIALIZED (
-      SELECT start, quarters, to_timestamp(ceil(extract(epoch FROM quarters) / 3600) * 3600) AS hours FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 900) * 900) AS quarters FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS q
-    ), hours AS MATERIALIZED (
-      SELECT h, extract(dow FROM local)::int::text AS key, extract(dow FROM (local + interval '45 minutes'))::int::text = extract(dow FROM local)::int::text
-          AND (h + interval '45 minutes') AT TIME ZONE $2::text = local + interval '45 minutes' AS whole
-      FROM bounds, generate_series(
-          GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), now(), interval '1 hour') AS h,
-        LATERAL (SELECT h AT TIME ZONE $2::text AS local) AS l
+WITH local_days AS MATERIALIZED (
+      SELECT extract(dow FROM d)::int::text AS key, d AT TIME ZONE $2::text AS s, (d + interval '1 day') AT TIME ZONE $2::text AS e
+      -- From the window's first local midnight, or the local midnight before the first play (all time reads no
+      -- empty years).
+      FROM generate_series(GREATEST((((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text)) AT TIME ZONE $2::text, date_trunc('day', (
+          SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $1 AND hour = 24) AT TIME ZONE $2::text)),
+        now() AT TIME ZONE $2::text, interval '1 day') AS d
+    ), edges AS MATERIALIZED (
+      SELECT key, x, sign, day, hour, day + hour * interval '1 hour' AS hour_start, to_timestamp(floor(extract(epoch FROM x) / 900) * 900) AS quarter FROM (
+        SELECT key, x, sign, to_timestamp(floor(extract(epoch FROM x) / 86400) * 86400) AS day, floor(extract(epoch FROM x - to_timestamp(floor(extract(epoch FROM x) / 86400) * 86400)) / 3600)::int AS hour
+        FROM (SELECT key, s AS x, -1 AS sign FROM local_days UNION ALL SELECT key, e, 1 FROM local_days) AS ends
+      ) AS located
+    ), whole_days AS MATERIALIZED (
+      SELECT key, u FROM local_days, generate_series(to_timestamp(floor(extract(epoch FROM s) / 86400) * 86400), to_timestamp(floor(extract(epoch FROM e) / 86400) * 86400) - interval '24 hours', interval '24 hours') AS u
     )
-    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      SELECT hours.key || '' || r.library_id AS key, r.plays, r.played_seconds
-        FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
-        WHERE r.server_id = $1 AND r.bucket >= (SELECT hours FROM bounds)
+    SELECT key || '' || library_id AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      SELECT w.key, r.library_id, r.plays, r.played_seconds
+        FROM whole_days w JOIN play_rollups_by_library_day_prefix r ON r.bucket = w.u
+        WHERE r.server_id = $1 AND r.hour = 24 AND r.bucket >= (SELECT min(u) FROM whole_days) AND r.bucket <= (SELECT max(u) FROM whole_days)
       UNION ALL
-      SELECT extract(dow FROM (q.bucket AT TIME ZONE $2::text))::int::text || '' || q.library_id, q.plays, q.played_seconds
-        FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'
-        WHERE NOT hours.whole
+      -- Each edge reads its own rows by key (LATERAL, OFFSET 0 so that it is not flattened into a hash join over the
+      -- whole table: the planner cannot see how few edges there are).
+      SELECT x.key, r.library_id, x.sign * r.plays, x.sign * r.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
+          WHERE server_id = $1 AND hour = x.hour AND bucket = x.day OFFSET 0
+        ) AS r
+        WHERE x.hour > 0
       UNION ALL
-      SELECT extract(dow FROM (bucket AT TIME ZONE $2::text))::int::text || '' || library_id, plays, played_seconds FROM play_rollups_by_library
-        WHERE server_id = $1 AND bucket >= (SELECT quarters FROM bounds) AND bucket < (SELECT hours FROM bounds)
+      SELECT x.key, q.library_id, x.sign * q.plays, x.sign * q.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library
+          WHERE server_id = $1 AND bucket >= x.hour_start AND bucket < x.quarter OFFSET 0
+        ) AS q
+        WHERE x.quarter > x.hour_start
       UNION ALL
-      SELECT extract(dow FROM (started_at AT TIME ZONE $2::text))::int::text || '' || COALESCE(library_id, ''), 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT quarters FROM bounds)
-    ) AS parts GROUP BY key HAVING sum(plays) > 0;
+      SELECT x.key, h.library_id, x.sign, x.sign * h.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
+          WHERE server_id = $1 AND started_at >= x.quarter AND started_at < x.x OFFSET 0
+        ) AS h
+        WHERE x.x > x.quarter
+    ) AS parts GROUP BY 1 HAVING sum(plays) > 0;

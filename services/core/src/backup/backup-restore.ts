@@ -3,9 +3,12 @@ import { migrations } from '../db/migrations/index.js';
 import { AppError } from '../errors/app-error.js';
 import {
   cardRollupDelta,
+  cardViewerCountsFrom,
   cardViewersDelta,
   dailyRollupsFrom,
+  libraryDayPrefixRollupsFrom,
   libraryHourlyRollupsFrom,
+  libraryMonthQuarterRollupsFrom,
   libraryRollupsFrom,
   ROLLUP_TABLES,
   rollupDelta,
@@ -355,6 +358,16 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   await client.query(
     `INSERT INTO ${into('play_rollups_by_library_hourly')} (server_id, bucket, library_id, plays, played_seconds) ${libraryHourlyRollupsFrom(into('play_rollups_by_library'))}`,
   );
+  // The hour chart's month level (0020), from the staged library quarter hours.
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library_month_quarter')} (server_id, bucket, quarter, library_id, plays, played_seconds)
+     ${libraryMonthQuarterRollupsFrom(into('play_rollups_by_library'))}`,
+  );
+  // The day charts' prefixes (0021), from the same rows.
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library_day_prefix')} (server_id, bucket, hour, library_id, plays, played_seconds)
+     ${libraryDayPrefixRollupsFrom(into('play_rollups_by_library'))}`,
+  );
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,
   );
@@ -366,6 +379,9 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   await client.query(
     `INSERT INTO ${into('play_card_viewers')} (server_id, kind, key, user_id, plays, last_started_at)
      ${cardViewersDelta(`(SELECT *, 1 AS weight FROM ${into('playback_history')})`)}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('play_card_viewer_counts')} (server_id, kind, key, viewers) ${cardViewerCountsFrom(into('play_card_viewers'))}`,
   );
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }

@@ -94,14 +94,16 @@ describe('the rollup invariant', () => {
         storedSeconds: 2457,
       }),
       // The charts' library levels follow play_rollups through its triggers, so they carry the error too.
+      expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedSeconds: 2450, storedSeconds: 2457 }),
+      expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_quarter_hour', key: '2026-03-01T23:45Z shows', storedSeconds: 2457 }),
       expect.objectContaining({ level: 'quarter_hour', key: '2026-03-01T23:45Z shows Jellyfin Web DirectPlay', storedSeconds: 2457 }),
       expect.objectContaining({ level: 'totals', key: 'user u2', expectedPlays: 1, storedPlays: 2 }),
     ]);
     const { code, stdout } = await checkRollups();
     expect(code).toBe(1);
-    expect(stdout).toContain('rollups: 5 differences');
+    expect(stdout).toContain('rollups: 7 differences');
     await db.query(`UPDATE play_rollups SET played_seconds = played_seconds - 7 WHERE server_id = $1 AND play_method = 'DirectPlay'`, [
       serverId,
     ]);
@@ -112,20 +114,50 @@ describe('the rollup invariant', () => {
   it('checks each library level on its own', async () => {
     await db.query(`UPDATE play_rollups_by_library_hourly SET plays = plays + 2 WHERE server_id = $1`, [serverId]);
     await db.query(
-      `INSERT INTO play_rollups_by_library (server_id, bucket, library_id, plays, played_seconds) VALUES ($1, '2026-01-01', 'x', 1, 9)`,
+      `INSERT INTO play_rollups_by_library (server_id, bucket, library_id, plays, played_seconds) VALUES ($1, '2026-01-01T23:45Z', 'x', 1, 9)`,
       [serverId],
     );
     expect(await findRollupDifferences(db, serverId)).toEqual([
+      // The month and day-prefix levels follow the quarter hours through their triggers, so they carry the stray row too.
+      expect.objectContaining({ level: 'library_day_prefix', key: '2026-01-01 24 x', expectedPlays: 0, storedPlays: 1 }),
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedPlays: 2, storedPlays: 4 }),
-      expect.objectContaining({ level: 'library_quarter_hour', key: '2026-01-01T00:00Z x', expectedPlays: 0, storedPlays: 1 }),
+      expect.objectContaining({ level: 'library_month_quarter', key: '2026-01 95 x', expectedPlays: 0, storedPlays: 1 }),
+      expect.objectContaining({ level: 'library_quarter_hour', key: '2026-01-01T23:45Z x', expectedPlays: 0, storedPlays: 1 }),
     ]);
     await db.query(`UPDATE play_rollups_by_library_hourly SET plays = plays - 2 WHERE server_id = $1`, [serverId]);
     await db.query(`DELETE FROM play_rollups_by_library WHERE server_id = $1 AND library_id = 'x'`, [serverId]);
     expect(await findRollupDifferences(db)).toEqual([]);
+    await db.query(
+      `UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds + 5 WHERE server_id = $1 AND library_id = 'shows'`,
+      [serverId],
+    );
+    await db.query(`INSERT INTO play_card_viewer_counts (server_id, kind, key, viewers) VALUES ($1, 'Movie', 'stray', 1)`, [serverId]);
+    await db.query(
+      `UPDATE play_rollups_by_library_day_prefix SET plays = plays + 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      [serverId],
+    );
+    expect(await findRollupDifferences(db, serverId)).toEqual([
+      expect.objectContaining({ level: 'card_viewer_counts', key: 'Movie stray', expectedPlays: 0, storedPlays: 1 }),
+      expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedPlays: 2, storedPlays: 3 }),
+      expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2455 }),
+    ]);
+    await db.query(
+      `UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds - 5 WHERE server_id = $1 AND library_id = 'shows'`,
+      [serverId],
+    );
+    await db.query(`DELETE FROM play_card_viewer_counts WHERE server_id = $1 AND key = 'stray'`, [serverId]);
+    await db.query(
+      `UPDATE play_rollups_by_library_day_prefix SET plays = plays - 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      [serverId],
+    );
+    expect(await findRollupDifferences(db)).toEqual([]);
   });
 
   it('REBUILD_ROLLUPS_SQL rebuilds every level from the history, the derived ones included', async () => {
-    for (const table of ROLLUP_TABLES) await db.query(`UPDATE ${table} SET plays = plays + 3`);
+    for (const table of ROLLUP_TABLES) {
+      const column = table === 'play_card_viewer_counts' ? 'viewers' : 'plays';
+      await db.query(`UPDATE ${table} SET ${column} = ${column} + 3`);
+    }
     expect((await findRollupDifferences(db)).length).toBeGreaterThan(0);
     await db.query(REBUILD_ROLLUPS_SQL);
     expect(await findRollupDifferences(db)).toEqual([]);

@@ -1,13 +1,23 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
-import { cardRollupDelta, cardViewersDelta, rollupDelta, totalsDelta } from './rollup-sql.js';
+import {
+  cardRollupDelta,
+  cardViewerCountsFrom,
+  cardViewersDelta,
+  libraryDayPrefixRollupsFrom,
+  libraryMonthQuarterRollupsFrom,
+  rollupDelta,
+  totalsDelta,
+} from './rollup-sql.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
  * levels (play_rollups_by_library: quarter hours, play_rollups_by_library_hourly: UTC hours) and play_totals
  * (all time per user, item, library), and the cards' rollups (play_card_rollups: UTC days, UTC months, all time
  * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
- * series or track and user) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
+ * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
+ * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library) equal what playback_history holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -15,7 +25,17 @@ import { cardRollupDelta, cardViewersDelta, rollupDelta, totalsDelta } from './r
  * Stored rows that reached zero are not differences: deletePlays keeps them (see delete-plays.ts).
  */
 export interface RollupDifference {
-  level: 'quarter_hour' | 'daily' | 'library_quarter_hour' | 'library_hourly' | 'totals' | 'cards' | 'card_viewers';
+  level:
+    | 'quarter_hour'
+    | 'daily'
+    | 'library_quarter_hour'
+    | 'library_hourly'
+    | 'library_month_quarter'
+    | 'library_day_prefix'
+    | 'totals'
+    | 'cards'
+    | 'card_viewers'
+    | 'card_viewer_counts';
   serverId: string;
   /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -62,6 +82,16 @@ quarter_stored AS (
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), ${libraryLevel('library_quarter', 'play_rollups_by_library', (column) => column)},
 ${libraryLevel('library_hourly', 'play_rollups_by_library_hourly', HOUR)},
+day_prefix_expected AS (${libraryDayPrefixRollupsFrom('quarter_expected')}),
+day_prefix_stored AS (
+  SELECT server_id, bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+),
+month_quarter_expected AS (${libraryMonthQuarterRollupsFrom('quarter_expected')}),
+month_quarter_stored AS (
+  SELECT server_id, bucket, quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+),
 totals_expected AS (${totalsDelta('history')}),
 totals_stored AS (
   SELECT server_id, scope, key, plays, played_seconds FROM play_totals
@@ -76,6 +106,9 @@ cards_stored AS (
 ), viewers_stored AS (
   SELECT server_id, kind, key, user_id, plays, extract(epoch FROM last_started_at)::bigint AS last_started FROM play_card_viewers
   WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), viewer_counts_expected AS (${cardViewerCountsFrom('viewers_expected')}),
+viewer_counts_stored AS (
+  SELECT server_id, kind, key, viewers FROM play_card_viewer_counts WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND viewers <> 0
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -94,6 +127,18 @@ WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.pl
 UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
 UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}
 UNION ALL
+SELECT 'library_month_quarter', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.quarter, s.quarter), COALESCE(e.library_id, s.library_id)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM month_quarter_expected e FULL JOIN month_quarter_stored s USING (server_id, bucket, quarter, library_id)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'library_day_prefix', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.hour, s.hour), COALESCE(e.library_id, s.library_id)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM day_prefix_expected e FULL JOIN day_prefix_stored s USING (server_id, bucket, hour, library_id)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM totals_expected e FULL JOIN totals_stored s USING (server_id, scope, key)
@@ -110,6 +155,11 @@ SELECT 'card_viewers', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALES
   COALESCE(e.plays, 0), COALESCE(e.last_started, 0), COALESCE(s.plays, 0), COALESCE(s.last_started, 0)
 FROM viewers_expected e FULL JOIN viewers_stored s USING (server_id, kind, key, user_id)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.last_started IS DISTINCT FROM s.last_started
+UNION ALL
+SELECT 'card_viewer_counts', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key)),
+  COALESCE(e.viewers, 0), 0, COALESCE(s.viewers, 0), 0
+FROM viewer_counts_expected e FULL JOIN viewer_counts_stored s USING (server_id, kind, key)
+WHERE e.viewers IS DISTINCT FROM s.viewers
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

@@ -57,6 +57,30 @@ export function libraryHourlyRollupsFrom(source: string): string {
 }
 
 /**
+ * The hour chart's month level (0020) from library quarter-hour rows in `source`: UTC month × quarter hour of
+ * the UTC day (0–95) × library. In a month where the zone's offset does not change, every day's quarter q falls
+ * in the same local hour, so a month of the hour chart is 96 rows per library.
+ */
+export function libraryMonthQuarterRollupsFrom(source: string): string {
+  return `SELECT server_id, ${utcMonth('bucket')} AS bucket, (extract(epoch FROM bucket)::bigint % 86400 / 900)::smallint AS quarter,
+      library_id, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3, 4`;
+}
+
+/**
+ * The day and weekday charts' level (0021) from library quarter-hour rows in `source`: per UTC day, library and
+ * hour h (1–24), the plays of the day's first h hours (h = 24: the whole day). A local day is a UTC day's total
+ * plus or minus such prefixes at its two ends (stats/day-chart-sql.ts), so any zone reads a few rows per day.
+ * A quarter hour of hour k counts in the prefixes k+1 to 24.
+ */
+export function libraryDayPrefixRollupsFrom(source: string): string {
+  return `SELECT server_id, ${utcDay('bucket')} AS bucket, h::smallint AS hour, library_id,
+      sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} AS p CROSS JOIN LATERAL generate_series((extract(epoch FROM p.bucket)::bigint % 86400 / 3600)::int + 1, 24) AS h
+    GROUP BY 1, 2, 3, 4`;
+}
+
+/**
  * What each card of the home page counts a play for (play_card_rollups, 0018): movies and tracks for their item,
  * episodes for their series, every play for its user, its library, its client and its playback method. SQL over
  * a playback_history row.
@@ -129,6 +153,15 @@ export function cardViewersDelta(source: string): string {
 }
 
 /**
+ * Rows (server_id, kind, key, viewers) for play_card_viewer_counts (0020) from play_card_viewers rows `source`:
+ * how many users ever played each movie, series or track. No window holds more distinct viewers of a key, so the
+ * most-popular walk (stats/card-windows.ts) reads keys by this count and stops early.
+ */
+export function cardViewerCountsFrom(source: string): string {
+  return `SELECT server_id, kind, key, count(*)::int AS viewers FROM ${source} GROUP BY 1, 2, 3`;
+}
+
+/**
  * After history rows `source` (with a `weight` column) were deleted or changed: subtracts their plays from
  * play_card_viewers and takes each pair's last play again from the history (the deleted one may have been it);
  * pairs left without plays are removed.
@@ -166,8 +199,9 @@ ${totalsDelta('playback_history')};
 /**
  * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
- * library quarter hours and hours for the charts: 0013), and the cards' rollups and viewers that
- * triggers on playback_history keep (0018).
+ * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021),
+ * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
+ * that triggers on play_card_viewers keep (0020).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -177,12 +211,15 @@ export const ROLLUP_TABLES = [
   'play_rollups_by_library_hourly',
   'play_card_rollups',
   'play_card_viewers',
+  'play_rollups_by_library_month_quarter',
+  'play_card_viewer_counts',
+  'play_rollups_by_library_day_prefix',
 ] as const;
 
 /**
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
  * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
- * play_card_rollups and play_card_viewers.
+ * play_card_rollups and play_card_viewers (whose trigger fills play_card_viewer_counts).
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};

@@ -9,6 +9,7 @@ import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
 import { topOfWindow } from './card-windows.js';
+import { globalStats } from './scope-queries.js';
 import { daysWindowStart } from './time-window.js';
 
 /**
@@ -152,13 +153,45 @@ describe('cards from the card rollups', () => {
   });
 
   it('walks from the all-time leaders in small batches to the same answer', async () => {
-    for (const days of [8, 30, 365]) {
-      for (const by of ['plays', 'viewers'] as const) {
-        const walked = await topOfWindow(db, serverId, 'Asia/Kolkata', days, 'Movie', by, 5, 2);
-        const expected = await expectedItems('Asia/Kolkata', days, 'Movie', by);
-        // The walk keeps every key tied with the fifth (names break those ties), so it holds at least the five expected.
-        expect(walked!.length).toBeGreaterThanOrEqual(5);
-        for (const card of expected) expect(walked!.map((row) => row.key)).toContain(card.Id);
+    // Batches of one and two keys stop at every depth, so a bound that is too low (by plays, or by viewers ever
+    // for the most-popular cards) ends the walk before a key of the answer was met.
+    for (const tz of ['Asia/Kolkata', 'America/New_York']) {
+      for (const days of [1, 8, 30, 365, 9999]) {
+        for (const type of ['Movie', 'Series', 'Audio'] as const) {
+          for (const by of ['plays', 'viewers'] as const) {
+            for (const firstDepth of [1, 2]) {
+              const walked = await topOfWindow(db, serverId, tz, days, type, by, 5, firstDepth);
+              const expected = await expectedItems(tz, days, type, by);
+              // The walk keeps every key tied with the fifth (names break those ties), so it holds at least the five expected.
+              expect(walked!.length).toBeGreaterThanOrEqual(Math.min(5, expected.length));
+              const counts = new Map(walked!.map((row) => [row.key, row]));
+              for (const card of expected) {
+                const row = counts.get(card.Id);
+                expect(row, `${tz} ${days} ${type} by ${by} from ${firstDepth}: ${card.Id}`).toBeDefined();
+                expect([row!.plays, ...(by === 'viewers' ? [row!.viewers] : [])]).toEqual([
+                  card.Plays,
+                  ...(by === 'viewers' ? [card.unique_viewers] : []),
+                ]);
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('sums a library over any window of hours from the card rollups exactly', async () => {
+    for (const hours of [1, 5, 24, 49, 8 * 24, 40 * 24, 365 * 24, 9999 * 24]) {
+      for (const library of ['lib0', 'lib1', 'lib5']) {
+        const [expected] = await db.query<{ plays: number; seconds: string }>(
+          `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0) AS seconds FROM playback_history
+           WHERE server_id = $1 AND library_id = $2 AND started_at >= now() - make_interval(hours => $3)`,
+          [serverId, library, hours],
+        );
+        expect(await globalStats(db, serverId, 'library', library, hours), `${library} ${hours} hours`).toEqual({
+          Plays: expected!.plays,
+          total_playback_duration: Number(expected!.seconds),
+        });
       }
     }
   });
@@ -186,5 +219,78 @@ describe('cards from the card rollups', () => {
     expect(await deletePlays(db, serverId, `h.id % 7 = 0`, [])).toBeGreaterThan(100);
     expect(await findRollupDifferences(db)).toEqual([]);
     await compareAll();
+  });
+});
+
+/**
+ * The most-popular walk stops on the viewers-ever bound (play_card_viewer_counts): series with many plays per
+ * viewer fill the plays lists, so only that bound can end the walk early. Built so that a bound one viewer too
+ * low stops the walk before it meets a series of the answer.
+ */
+describe('the most-popular walk bounded by viewers ever', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const plays: PlayToRecord[] = [];
+    const add = (series: string, viewers: number, count: number) => {
+      for (let n = 0; n < count; n += 1) {
+        const startedAt = new Date(Date.now() - 3_600_000 - plays.length * 60_000);
+        plays.push({
+          serverId,
+          playKey: `${series}-${n}`,
+          source: 'monitor',
+          userId: `u${n % viewers}`,
+          userName: 'someone',
+          itemId: `${series}-e${n}`,
+          itemName: 'Episode',
+          itemType: 'Episode',
+          seriesId: series,
+          seriesName: series,
+          libraryId: 'shows',
+          playMethod: 'DirectPlay',
+          startedAt,
+          endedAt: new Date(startedAt.getTime() + 60_000),
+          playedSeconds: 60,
+        });
+      }
+    };
+    // First by plays (so first in the plays lists) and among the most viewed.
+    add('s-top', 3, 200);
+    // Three viewers each, first in the viewers-ever list (names sort before s-z).
+    for (const name of ['s-hi1', 's-hi2', 's-hi3', 's-hi4', 's-hi5', 's-hi6', 's-hi7', 's-hi8']) add(name, 3, 3);
+    // Three viewers too, but later in the viewers-ever list: second in the answer by its plays.
+    add('s-z', 3, 50);
+    // Two viewers and many plays each: what the plays lists hold after s-top.
+    for (let k = 0; k < 10; k += 1) add(`p${k}`, 2, 100);
+    // One play long before the window, so that the window is not all time (which needs no walk).
+    const old = new Date(Date.now() - 400 * 86_400_000);
+    plays.push({
+      ...plays[0]!,
+      playKey: 'old',
+      seriesId: 'old',
+      seriesName: 'old',
+      startedAt: old,
+      endedAt: new Date(old.getTime() + 60_000),
+    });
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('meets every series of the answer', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    for (const firstDepth of [1, 2, 25]) {
+      const walked = await topOfWindow(db, serverId, 'UTC', 30, 'Series', 'viewers', 5, firstDepth);
+      expect(walked!.slice(0, 2).map((row) => [row.key, row.viewers, row.plays])).toEqual([
+        ['s-top', 3, 200],
+        ['s-z', 3, 50],
+      ]);
+      const cards = await topItems(db, serverId, 'UTC', 30, 'Series', 'viewers');
+      expect(cards.map((card) => card.Id)).toEqual(['s-top', 's-z', 's-hi1', 's-hi2', 's-hi3']);
+    }
   });
 });

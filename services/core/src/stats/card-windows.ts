@@ -59,8 +59,10 @@ const MAX_MONTH_LISTS = 13;
  * play_card_rollups (one list per UTC month the window touches; its month row holds every play of the window in
  * that month) or, for long windows, from the all-time span. At each depth the window counts of the keys met so
  * far are exact (cardWindowSql), and no key not met yet plays more in the window than the sum of the lists'
- * values at that depth (a list read to its end adds nothing); no key has more distinct viewers than plays. The
- * walk stops once the size-th best window count (plays or viewers) is above that sum. Exact.
+ * values at that depth (a list read to its end adds nothing); no key has more distinct viewers than plays. Ranked
+ * by viewers, a list of keys by their viewers ever (play_card_viewer_counts, migration 0020) bounds them too: a
+ * series has many plays per viewer, so the plays alone bounded it loosely and the walk read deep. The walk stops
+ * once the size-th best window count (plays or viewers) is above the smaller bound. Exact.
  */
 export async function topOfWindow(
   db: Database,
@@ -74,36 +76,57 @@ export async function topOfWindow(
 ): Promise<WindowCount[] | undefined> {
   const order = ranking(by);
   const seen = new Map<string, WindowCount>();
-  const [{ lists }] = (await db.query<{ lists: string[] }>(
-    `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists FROM generate_series(
+  const [{ lists, everything }] = (await db.query<{ lists: string[]; everything: boolean }>(
+    `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
+       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $3 AND started_at < ${daysWindowStart('$1', '$2')}) AS everything
+     FROM generate_series(
        date_trunc('month', ${daysWindowStart('$1', '$2')} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m`,
-    [tz, days],
-  )) as [{ lists: string[] }];
+    [tz, days, serverId],
+  )) as [{ lists: string[]; everything: boolean }];
+  if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
-  for (let depth = firstDepth; ; depth = Math.min(depth * 4, MAX_DEPTH)) {
-    // The first `depth` keys of each list; a list's last value bounds every key below it in that list.
-    const heads = await db.query<{ list: string; key: string; plays: number }>(
-      `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
+  let growth = 4;
+  for (let depth = firstDepth; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
+    // The first `depth` keys of each list; a list's last value bounds every key below it in that list. Ranked
+    // by viewers, a second list (read at the same time): keys by how many users ever played them (no window has more).
+    const [heads, viewerHeads] = await Promise.all([
+      db.query<{ list: string; key: string; plays: number }>(
+        `SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
        CROSS JOIN LATERAL (
          SELECT key, plays FROM play_card_rollups
          WHERE server_id = $1 AND kind = $2 AND span = '${span}'
            AND bucket = ${span === 'all' ? ALL_TIME_BUCKET : `(m.list::timestamp AT TIME ZONE 'UTC')`}
          ORDER BY plays DESC, key LIMIT ${depth}
        ) AS l`,
-      [serverId, kind, span === 'all' ? ['all'] : lists],
-    );
+        [serverId, kind, span === 'all' ? ['all'] : lists],
+      ),
+      by === 'viewers'
+        ? db.query<{ key: string; viewers: number }>(
+            `SELECT key, viewers FROM play_card_viewer_counts WHERE server_id = $1 AND kind = $2 ORDER BY viewers DESC, key LIMIT ${depth}`,
+            [serverId, kind],
+          )
+        : Promise.resolve([]),
+    ]);
     let threshold = 0;
     const perList = new Map<string, { count: number; last: number }>();
     for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: head.plays });
     for (const list of perList.values()) if (list.count === depth) threshold += list.last;
-    const keys = [...new Set(heads.map((head) => head.key))].filter((key) => !seen.has(key));
+    // A key met in neither list has at most `threshold` plays in the window and at most the viewer list's last
+    // value of viewers ever (0 once that list is read to its end: every key with a viewer was met). That bound
+    // holds only once the viewer list's keys are counted too, so they are, but only when it is the lower one
+    // (long windows); over a month, the plays bound is lower and counting the most viewed ever would be waste.
+    const viewerBound = viewerHeads.length === depth ? viewerHeads[depth - 1]!.viewers : 0;
+    const byViewersEver = by === 'viewers' && viewerBound < threshold;
+    if (byViewersEver) threshold = viewerBound;
+    // Walking by viewers ever, ties at the top (every user saw the most popular series) end the walk soon after the
+    // tied keys: grow by halves more than by quarters.
+    growth = byViewersEver ? 2 : 4;
+    const keys = [...new Set([...heads, ...(byViewersEver ? viewerHeads : [])].map((head) => head.key))].filter((key) => !seen.has(key));
     if (keys.length > 0) {
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'
           ? `SELECT w.*, v.viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w
-             JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
-                   WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${daysWindowStart('$2', '$3')}
-                   GROUP BY key) AS v USING (key)`
+             JOIN (${windowViewersSql(kind, days)}) AS v USING (key)`
           : cardWindowSql(kind, '$4::text[]'),
         [serverId, tz, days, keys],
       );
@@ -125,6 +148,52 @@ export async function topOfWindow(
     [...seen.values()].filter((row) => row.plays > 0),
     size,
     by,
+  );
+}
+
+/** Windows at least this long count a key's viewers as its viewers ever minus those whose last play is older. */
+const LONG_WINDOW_DAYS = 180;
+
+/**
+ * Distinct viewers in the window of each key in $4 ($1 server, $2 zone, $3 days): the pairs whose last play
+ * started in it. Over a long window most pairs of a popular key are in it, so the pairs before it are the shorter
+ * index range: viewers ever minus those.
+ */
+function windowViewersSql(kind: CardKind, days: number): string {
+  const start = daysWindowStart('$2', '$3');
+  if (days < LONG_WINDOW_DAYS) {
+    return `SELECT key, count(*)::int AS viewers FROM play_card_viewers
+      WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at >= ${start} GROUP BY key`;
+  }
+  return `SELECT c.key, c.viewers - COALESCE(o.viewers, 0) AS viewers FROM play_card_viewer_counts c
+      LEFT JOIN (SELECT key, count(*)::int AS viewers FROM play_card_viewers
+                 WHERE server_id = $1 AND kind = '${kind}' AND key = ANY($4::text[]) AND last_started_at < ${start} GROUP BY key) AS o USING (key)
+      WHERE c.server_id = $1 AND c.kind = '${kind}' AND c.key = ANY($4::text[])`;
+}
+
+/**
+ * Most popular over a window that holds every play of the server: each key's viewers ever are its viewers in
+ * the window, so the answer is the head of play_card_viewer_counts down to the size-th count (ties included),
+ * with plays and seconds from the all-time span.
+ */
+async function allTimeByViewers(db: Database, serverId: string, kind: CardKind, size: number): Promise<WindowCount[]> {
+  const rows = await db.query<{ key: string; viewers: number; plays: number; played_seconds: string }>(
+    `SELECT c.key, c.viewers, a.plays, a.played_seconds FROM play_card_viewer_counts c
+     JOIN play_card_rollups a ON a.server_id = c.server_id AND a.kind = c.kind AND a.span = 'all' AND a.bucket = ${ALL_TIME_BUCKET} AND a.key = c.key
+     WHERE c.server_id = $1 AND c.kind = $2 AND c.viewers > 0 AND c.viewers >= COALESCE((
+       SELECT viewers FROM play_card_viewer_counts WHERE server_id = $1 AND kind = $2 AND viewers > 0
+       ORDER BY viewers DESC, key OFFSET ${size - 1} LIMIT 1), 1)`,
+    [serverId, kind],
+  );
+  return atLeastSizeth(
+    rows.map((row) => ({
+      key: row.key,
+      viewers: Number(row.viewers),
+      plays: Number(row.plays),
+      played_seconds: Number(row.played_seconds),
+    })),
+    size,
+    'viewers',
   );
 }
 

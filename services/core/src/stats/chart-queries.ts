@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
-import { chartRollup } from './window-sql.js';
+import { dayChartRollup } from './day-chart-sql.js';
+import { hourChartRollup } from './hour-chart-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
 export type ChartKind = 'day' | 'weekday' | 'hour';
@@ -35,7 +36,9 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const sep = '\u0001';
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
-      chartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
+      kind === 'hour'
+        ? hourChartRollup({ start: START, tz: '$2', separator: sep, localKey: key })
+        : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
       [serverId, tz, days],
     ),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),

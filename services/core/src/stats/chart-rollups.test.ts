@@ -29,8 +29,9 @@ describe('charts from the library rollups', () => {
   let close: () => Promise<void>;
   const serverId = randomUUID();
   const plays: PlayToRecord[] = [];
-  // From 2026-09-20 to now: the Lord Howe (4 Oct), Chatham (27 Sep), London (25 Oct) and New York (1 Nov) changes.
-  const from = Date.parse('2026-09-20T00:00:00Z');
+  // From 2026-06-20 to now: whole months without an offset change (July, August; the hour chart reads those from
+  // the month level), and the Lord Howe (4 Oct), Chatham (27 Sep), London (25 Oct) and New York (1 Nov) changes.
+  const from = Date.parse('2026-06-20T00:00:00Z');
   const days = Math.ceil((Date.now() - from) / 86_400_000) + 2;
 
   beforeAll(async () => {
@@ -41,7 +42,7 @@ describe('charts from the library rollups', () => {
     );
     const random = seededRandom(20);
     const span = Date.now() - 60_000 - from;
-    for (let index = 0; index < 3000; index += 1) {
+    for (let index = 0; index < 5000; index += 1) {
       // Minutes at random, so plays fall into every quarter of an hour.
       const startedAt = new Date(from + Math.floor((random() * span) / 60_000) * 60_000);
       plays.push({

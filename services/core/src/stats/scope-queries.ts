@@ -22,19 +22,34 @@ export type Memo = <T>(key: string, compute: () => Promise<T>) => Promise<T>;
 const noMemo: Memo = (_key, compute) => compute();
 
 /**
- * A library over the last hours: whole quarter hours from the rollups (kept per first whole quarter hour, so
- * repeated calls within 15 minutes add nothing but the edge), plus the plays between the window start and the
- * first whole quarter hour read from the history.
+ * A library over the last hours: whole UTC months and days from the cards' library rollups (play_card_rollups,
+ * migration 0018), the whole quarter hours before the first whole day from play_rollups_by_library (kept per
+ * first whole quarter hour, so repeated calls within 15 minutes add nothing but the edge), plus the plays between
+ * the window start and the first whole quarter hour read from the history. A year is about 12 month rows and
+ * up to 31 day rows, not every quarter hour × client × method of the year. The unnamed library ('') is not a
+ * card key: it reads the quarter hours.
  */
 async function libraryWindow(db: Database, serverId: string, libraryId: string, hours: number, memo: Memo) {
   const start = new Date(Date.now() - hours * 3_600_000);
   const whole = new Date(Math.ceil(start.getTime() / 900_000) * 900_000);
+  const days = libraryId === '' ? whole : new Date(Math.ceil(whole.getTime() / 86_400_000) * 86_400_000);
+  const months = new Date(Date.UTC(days.getUTCFullYear(), days.getUTCMonth() + (days.getUTCDate() === 1 ? 0 : 1), 1));
   const [rollups, edge] = await Promise.all([
     memo(`library-rollups:${libraryId}:${whole.toISOString()}`, async () => {
       const [sum] = await db.query<{ plays: number; played_seconds: number }>(
-        `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM play_rollups
-         WHERE server_id = $1 AND library_id = $2 AND bucket >= $3`,
-        [serverId, libraryId, whole.toISOString()],
+        `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM (
+           SELECT plays, played_seconds FROM play_card_rollups
+             WHERE server_id = $1 AND kind = 'library' AND span = 'month' AND key = $2 AND bucket >= $5
+           UNION ALL
+           SELECT plays, played_seconds FROM play_card_rollups
+             WHERE server_id = $1 AND kind = 'library' AND span = 'day' AND key = $2 AND bucket >= $4 AND bucket < $5
+           UNION ALL
+           SELECT plays, played_seconds FROM play_rollups_by_library
+             WHERE server_id = $1 AND library_id = $2 AND bucket >= $3 AND bucket < $4
+           UNION ALL
+           SELECT plays, played_seconds FROM play_rollups_by_library WHERE server_id = $1 AND library_id = '' AND $2 = '' AND bucket >= $3
+         ) AS parts`,
+        [serverId, libraryId, whole.toISOString(), days.toISOString(), months.toISOString()],
       );
       return sum ?? { plays: 0, played_seconds: 0 };
     }),

@@ -1,0 +1,62 @@
+/**
+ * Plays and seconds per (local day bucket, library) over a days window, for the day and weekday charts, exact
+ * in any zone (DST days of 23 or 25 hours, +05:30, +05:45) from play_rollups_by_library_day_prefix (0021).
+ *
+ * Local day D runs from its local midnight s to the next one, e. With P(x) the plays of x's UTC day before x,
+ * D holds the whole UTC days from s's up to (not including) e's, minus P(s), plus P(e). P(x) is the prefix row of
+ * x's UTC day up to x's whole hour, the quarter hours of play_rollups_by_library from there to x's quarter hour
+ * (+05:30, +05:45), and playback_history from there to x (only in a zone whose midnight is not on a quarter hour).
+ * Each UTC day's total (hour 24) falls in exactly one local day. About three rows per library and day.
+ *
+ * `start` is the window's first local midnight (SQL), `tz` the zone's placeholder, `$1` the server id;
+ * `localKey` maps a local midnight (timestamp without zone) to the bucket key. The last day runs to the next
+ * local midnight. Rows: key = bucket key || `separator` || library id.
+ */
+export function dayChartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
+  const { start, tz, separator, localKey } = options;
+  const utcDay = (moment: string) => `to_timestamp(floor(extract(epoch FROM ${moment}) / 86400) * 86400)`;
+  const quarterFloor = (moment: string) => `to_timestamp(floor(extract(epoch FROM ${moment}) / 900) * 900)`;
+  return `WITH local_days AS MATERIALIZED (
+      SELECT ${localKey('d')} AS key, d AT TIME ZONE ${tz}::text AS s, (d + interval '1 day') AT TIME ZONE ${tz}::text AS e
+      -- From the window's first local midnight, or the local midnight before the first play (all time reads no
+      -- empty years).
+      FROM generate_series(GREATEST((${start}) AT TIME ZONE ${tz}::text, date_trunc('day', (
+          SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $1 AND hour = 24) AT TIME ZONE ${tz}::text)),
+        now() AT TIME ZONE ${tz}::text, interval '1 day') AS d
+    ), edges AS MATERIALIZED (
+      SELECT key, x, sign, day, hour, day + hour * interval '1 hour' AS hour_start, ${quarterFloor('x')} AS quarter FROM (
+        SELECT key, x, sign, ${utcDay('x')} AS day, floor(extract(epoch FROM x - ${utcDay('x')}) / 3600)::int AS hour
+        FROM (SELECT key, s AS x, -1 AS sign FROM local_days UNION ALL SELECT key, e, 1 FROM local_days) AS ends
+      ) AS located
+    ), whole_days AS MATERIALIZED (
+      SELECT key, u FROM local_days, generate_series(${utcDay('s')}, ${utcDay('e')} - interval '24 hours', interval '24 hours') AS u
+    )
+    SELECT key || '${separator}' || library_id AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+      SELECT w.key, r.library_id, r.plays, r.played_seconds
+        FROM whole_days w JOIN play_rollups_by_library_day_prefix r ON r.bucket = w.u
+        WHERE r.server_id = $1 AND r.hour = 24 AND r.bucket >= (SELECT min(u) FROM whole_days) AND r.bucket <= (SELECT max(u) FROM whole_days)
+      UNION ALL
+      -- Each edge reads its own rows by key (LATERAL, OFFSET 0 so that it is not flattened into a hash join over the
+      -- whole table: the planner cannot see how few edges there are).
+      SELECT x.key, r.library_id, x.sign * r.plays, x.sign * r.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
+          WHERE server_id = $1 AND hour = x.hour AND bucket = x.day OFFSET 0
+        ) AS r
+        WHERE x.hour > 0
+      UNION ALL
+      SELECT x.key, q.library_id, x.sign * q.plays, x.sign * q.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library
+          WHERE server_id = $1 AND bucket >= x.hour_start AND bucket < x.quarter OFFSET 0
+        ) AS q
+        WHERE x.quarter > x.hour_start
+      UNION ALL
+      SELECT x.key, h.library_id, x.sign, x.sign * h.played_seconds
+        FROM edges x CROSS JOIN LATERAL (
+          SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
+          WHERE server_id = $1 AND started_at >= x.quarter AND started_at < x.x OFFSET 0
+        ) AS h
+        WHERE x.x > x.quarter
+    ) AS parts GROUP BY 1 HAVING sum(plays) > 0`;
+}
