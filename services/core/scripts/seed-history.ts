@@ -21,6 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { REBUILD_ROLLUPS_SQL } from '../src/history/rollup-sql.js';
 import { MOVIE_GENRES } from '@reelstat/jellyfin-sim';
 import { seededRandom } from '../src/test-support/seeded-random.js';
+import { seedStreamPicker } from './seed-stream-details.js';
 
 export const BENCH_SERVER_ID = '00000000-0000-4000-8000-00000000be7c';
 
@@ -233,8 +234,10 @@ async function main() {
     client,
     `COPY playback_history (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name, season_id,
        season_number, episode_number, library_id, client, device_name, remote_end_point, play_method, started_at, ended_at, played_seconds,
-       paused_seconds, run_time_ticks) FROM STDIN`,
+       paused_seconds, run_time_ticks, stream_details, transcoding_info) FROM STDIN`,
     function* () {
+      // Its own random sequence: the rest of the seed stays what it was before plays carried stream details.
+      const streamsOf = seedStreamPicker(seededRandom(7));
       for (let i = 0; i < plays; i += 1) {
         const kind = rand();
         const item =
@@ -248,6 +251,7 @@ async function main() {
         const played = Math.max(1, Math.floor(item.seconds * (0.2 + rand() * 0.8)));
         const method = rand() < 0.6 ? 'DirectPlay' : rand() < 0.5 ? 'DirectStream' : 'Transcode';
         const clientName = CLIENTS[(user + Math.floor(rand() * 2)) % CLIENTS.length]!;
+        const streams = streamsOf(method, item.type === 'Audio');
         yield (
           [
             server,
@@ -273,6 +277,8 @@ async function main() {
             played,
             Math.floor(rand() * 120),
             item.seconds * 10_000_000,
+            text(streams.streamDetails),
+            text(streams.transcodingInfo),
           ].join('\t') + '\n'
         );
       }
