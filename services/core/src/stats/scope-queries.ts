@@ -32,8 +32,9 @@ async function libraryWindow(db: Database, serverId: string, libraryId: string, 
   const [rollups, edge] = await Promise.all([
     memo(`library-rollups:${libraryId}:${whole.toISOString()}`, async () => {
       const [sum] = await db.query<{ plays: number; played_seconds: number }>(
-        `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM play_rollups
-         WHERE server_id = $1 AND library_id = $2 AND bucket >= $3`,
+        // The chart level (0013): one row per quarter hour and library, read by its key's bucket range.
+        `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM play_rollups_by_library
+         WHERE server_id = $1 AND bucket >= $3 AND library_id = $2`,
         [serverId, libraryId, whole.toISOString()],
       );
       return sum ?? { plays: 0, played_seconds: 0 };

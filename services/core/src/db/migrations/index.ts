@@ -14,6 +14,8 @@ import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
 import { signInAccounts } from './0014-sign-in-accounts.js';
 import { cardRollups } from './0018-card-rollups.js';
+import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
+import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -38,4 +40,6 @@ export const migrations: Migration[] = [
   libraryChartRollups,
   signInAccounts,
   cardRollups,
+  streamDetailsDictionary,
+  redundantHistoryIndexes,
 ];
