@@ -63,7 +63,9 @@ const JSON_VALUE_IDS = `json_values AS (
          WHERE value IS NOT NULL
        ) AS hashed ORDER BY hash
      ), known_values AS (
-       SELECT d.id, d.hash FROM play_json_values d JOIN json_values v ON v.hash = d.hash
+       -- One lookup in the unique hash index per value (a join could scan the whole dictionary instead).
+       SELECT * FROM (SELECT (SELECT d.id FROM play_json_values d WHERE d.hash = v.hash) AS id, v.hash FROM json_values v) AS k
+       WHERE id IS NOT NULL
      ), new_values AS (
        INSERT INTO play_json_values AS d (hash, value)
        SELECT hash, value FROM json_values WHERE hash NOT IN (SELECT hash FROM known_values) ORDER BY hash
