@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { clientPasswordDigest, deletePlays, loadConfig, writeHistory, type Database } from '@reelstat/core';
+import { clientPasswordDigest, deletePlays, historyJsonColumns, loadConfig, writeHistory, type Database } from '@reelstat/core';
 import pino from 'pino';
 import { startProcess } from '@reelstat/server';
 
@@ -331,7 +331,7 @@ class BenchPlays {
 
   async prepare(): Promise<void> {
     const [row] = await this.db.query<Record<string, unknown>>(
-      `SELECT h.* FROM playback_history h JOIN media_servers m ON m.id = h.server_id ORDER BY m.is_default DESC, h.id LIMIT 1`,
+      `SELECT h.*, ${historyJsonColumns('h')} FROM playback_history h JOIN media_servers m ON m.id = h.server_id ORDER BY m.is_default DESC, h.id LIMIT 1`,
     );
     if (!row) throw new Error('the history is empty: seed it first (npm run seed:history)');
     this.template = row;

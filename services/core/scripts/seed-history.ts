@@ -21,6 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { REBUILD_ROLLUPS_SQL } from '../src/history/rollup-sql.js';
 import { MOVIE_GENRES } from '@reelstat/jellyfin-sim';
 import { seededRandom } from '../src/test-support/seeded-random.js';
+import { seedStreamPicker } from './seed-stream-details.js';
 
 export const BENCH_SERVER_ID = '00000000-0000-4000-8000-00000000be7c';
 
@@ -123,7 +124,7 @@ async function main() {
   await client.query(`SET maintenance_work_mem = '1GB'`);
   await client.query('SET max_parallel_maintenance_workers = 2');
   const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
-  await client.query('TRUNCATE media_servers CASCADE');
+  await client.query('TRUNCATE media_servers, play_json_values CASCADE');
   await client.query(
     `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'Bench', 'jellyfin', 'http://127.0.0.1:1', 'v1.bench.bench.bench', true)`,
     [BENCH_SERVER_ID],
@@ -225,6 +226,12 @@ async function main() {
   // The cards' triggers (0018) would aggregate the whole load once more: REBUILD_ROLLUPS_SQL builds every level below.
   await client.query('ALTER TABLE playback_history DISABLE TRIGGER USER');
 
+  const jsonValues = new Map<string, number>();
+  const valueId = (json: string) => {
+    let id = jsonValues.get(json);
+    if (id === undefined) jsonValues.set(json, (id = jsonValues.size + 1));
+    return id;
+  };
   const movies = playable.filter((p) => p.type === 'Movie');
   const episodes = playable.filter((p) => p.type === 'Episode');
   const tracks = playable.filter((p) => p.type === 'Audio');
@@ -233,8 +240,10 @@ async function main() {
     client,
     `COPY playback_history (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name, season_id,
        season_number, episode_number, library_id, client, device_name, remote_end_point, play_method, started_at, ended_at, played_seconds,
-       paused_seconds, run_time_ticks) FROM STDIN`,
+       paused_seconds, run_time_ticks, stream_details_id, transcoding_info_id) FROM STDIN`,
     function* () {
+      // Its own random sequence: the rest of the seed stays what it was before plays carried stream details.
+      const streamsOf = seedStreamPicker(seededRandom(7));
       for (let i = 0; i < plays; i += 1) {
         const kind = rand();
         const item =
@@ -248,6 +257,7 @@ async function main() {
         const played = Math.max(1, Math.floor(item.seconds * (0.2 + rand() * 0.8)));
         const method = rand() < 0.6 ? 'DirectPlay' : rand() < 0.5 ? 'DirectStream' : 'Transcode';
         const clientName = CLIENTS[(user + Math.floor(rand() * 2)) % CLIENTS.length]!;
+        const streams = streamsOf(method, item.type === 'Audio');
         yield (
           [
             server,
@@ -273,12 +283,23 @@ async function main() {
             played,
             Math.floor(rand() * 120),
             item.seconds * 10_000_000,
+            valueId(streams.streamDetails),
+            text(streams.transcodingInfo === null ? null : valueId(streams.transcodingInfo)),
           ].join('\t') + '\n'
         );
       }
     },
   );
-  log(`${plays.toLocaleString('en')} plays copied`);
+  // Stored once per distinct value (migration 0022), with the ids the rows were given.
+  await client.query(
+    `INSERT INTO play_json_values (id, hash, value)
+     SELECT (e ->> 0)::int, md5((e -> 1)::jsonb::text)::uuid, (e -> 1)::jsonb FROM json_array_elements($1::json) AS e`,
+    [JSON.stringify([...jsonValues].map(([json, id]) => [id, JSON.parse(json) as unknown]))],
+  );
+  await client.query(
+    `SELECT setval(pg_get_serial_sequence('play_json_values', 'id'), GREATEST((SELECT max(id) FROM play_json_values), 1))`,
+  );
+  log(`${plays.toLocaleString('en')} plays copied (${jsonValues.size} distinct stream details and transcode infos)`);
   // Rebuilt on two connections at once (the trigram index alone takes as long as several b-trees).
   const queue = [...indexes.rows];
   await Promise.all(

@@ -42,6 +42,7 @@ export * from './setup/sync-on-link.js';
 export * from './media-server/index.js';
 export * from './bus/ui-events.js';
 export * from './history/record-plays.js';
+export { historyJsonColumns } from './history/json-values.js';
 export * from './history/delete-plays.js';
 export * from './history/rollup-invariant.js';
 export * from './history/history-query.js';

@@ -1,17 +1,34 @@
 WITH incoming AS (
-       SELECT r.*, o.ord FROM json_array_elements($1::json) WITH ORDINALITY AS o(value, ord),
+       SELECT r.*, o.ord, NULLIF((o.value -> 'stream_details')::jsonb, 'null'::jsonb) AS stream_details, NULLIF((o.value -> 'transcoding_info')::jsonb, 'null'::jsonb) AS transcoding_info
+       FROM json_array_elements($1::json) WITH ORDINALITY AS o(value, ord),
          json_populate_record(NULL::playback_history, o.value) AS r
+     ), json_values AS (
+       SELECT DISTINCT ON (hash) hash, value FROM (
+         SELECT md5((value)::text)::uuid AS hash, value FROM (SELECT stream_details AS value FROM incoming UNION ALL SELECT transcoding_info FROM incoming) AS v
+         WHERE value IS NOT NULL
+       ) AS hashed ORDER BY hash
+     ), known_values AS (
+       -- One lookup in the unique hash index per value (a join could scan the whole dictionary instead).
+       SELECT * FROM (SELECT (SELECT d.id FROM play_json_values d WHERE d.hash = v.hash) AS id, v.hash FROM json_values v) AS k
+       WHERE id IS NOT NULL
+     ), new_values AS (
+       INSERT INTO play_json_values AS d (hash, value)
+       SELECT hash, value FROM json_values WHERE hash NOT IN (SELECT hash FROM known_values) ORDER BY hash
+       ON CONFLICT (hash) DO UPDATE SET hash = EXCLUDED.hash
+       RETURNING d.id, d.hash
+     ), value_ids AS (
+       SELECT id, hash FROM known_values UNION ALL SELECT id, hash FROM new_values
      ), previous AS (
        SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.play_method, h.played_seconds FROM playback_history h
        JOIN incoming i ON h.server_id = i.server_id AND h.play_key = i.play_key
      ), written AS (
        INSERT INTO playback_history AS h (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
          season_id, season_number, episode_number, library_id, client, device_name, device_id, application_version, remote_end_point,
-         play_method, transcoding_info, stream_details, started_at, ended_at, played_seconds, paused_seconds, start_position_ticks,
+         play_method, transcoding_info_id, stream_details_id, started_at, ended_at, played_seconds, paused_seconds, start_position_ticks,
          end_position_ticks, run_time_ticks)
        SELECT i.server_id, i.play_key, i.source, i.user_id, i.user_name, i.item_id, i.item_name, i.item_type, i.series_id, i.series_name,
          i.season_id, i.season_number, i.episode_number, i.library_id, i.client, i.device_name, i.device_id, i.application_version,
-         i.remote_end_point, CASE WHEN s.kind <> 'jellyfin' AND i.play_method = 'DirectPlay' THEN 'DirectStream' ELSE i.play_method END, i.transcoding_info, i.stream_details, i.started_at, i.ended_at, i.played_seconds,
+         i.remote_end_point, CASE WHEN s.kind <> 'jellyfin' AND i.play_method = 'DirectPlay' THEN 'DirectStream' ELSE i.play_method END, (SELECT id FROM value_ids WHERE hash = md5((i.transcoding_info)::text)::uuid), (SELECT id FROM value_ids WHERE hash = md5((i.stream_details)::text)::uuid), i.started_at, i.ended_at, i.played_seconds,
          i.paused_seconds, i.start_position_ticks, i.end_position_ticks, i.run_time_ticks
        FROM incoming i JOIN media_servers s ON s.id = i.server_id
        WHERE NOT (i.play_key = ANY($2::text[])) OR EXISTS (SELECT 1 FROM previous p WHERE p.play_key = i.play_key)

@@ -85,6 +85,48 @@ describe('backup and restore', () => {
     await db.query(`DELETE FROM playback_history WHERE play_key = 'after' RETURNING 1`);
   }, 240_000);
 
+  it('restores a backup written before 0022 (stream details inline as JSON): each distinct value is stored once, every row reads it back', async () => {
+    const { stored } = await backups.backup();
+    const lines = (await readFile(path.join(dir, stored.name), 'utf8')).split('\n');
+    const header = JSON.parse(`${lines[0]}]}`);
+    header.manifest.schemaMigration = '0018-card-rollups';
+    lines[0] = `${JSON.stringify(header).slice(0, -2)}`;
+    // The file has the shape of the history before 0022; give its rows stream details this database never saw.
+    let details = -1;
+    let transcoding = -1;
+    let inHistory = false;
+    const out = lines.map((line) => {
+      if (line.startsWith('{"table":')) {
+        const section = JSON.parse(`${line}]}`) as { table: string; columns: string[] };
+        inHistory = section.table === 'playback_history';
+        if (inHistory) [details, transcoding] = [section.columns.indexOf('stream_details'), section.columns.indexOf('transcoding_info')];
+        return line;
+      }
+      if (!inHistory || !line.startsWith('[')) return line;
+      const comma = line.endsWith(',');
+      const row = JSON.parse(comma ? line.slice(0, -1) : line) as unknown[];
+      row[details] = { Source: { VideoCodec: 'vc1' }, Old: (row[0] as number) % 5 };
+      return JSON.stringify(row) + (comma ? ',' : '');
+    });
+    expect([details, transcoding].every((i) => i > 0)).toBe(true);
+    await writeFile(path.join(dir, 'before-0022.json'), out.join('\n'));
+    await wipe(db);
+    await db.query('TRUNCATE play_json_values');
+    await backups.restore('before-0022.json');
+    const [counts] = await db.query<{ plays: number; details: number; transcodes: number; values: number }>(
+      `SELECT count(*)::int AS plays, count(DISTINCT stream_details_id)::int AS details, count(transcoding_info_id)::int AS transcodes,
+         (SELECT count(*)::int FROM play_json_values) AS values FROM playback_history`,
+    );
+    expect(counts).toEqual({ plays: PLAYS, details: 5, transcodes: Math.floor((PLAYS + 1) / 3), values: 6 });
+    const wrong = await db.query(
+      `SELECT id FROM playback_history h
+       WHERE (SELECT value FROM play_json_values WHERE id = h.stream_details_id) <> jsonb_build_object('Source', jsonb_build_object('VideoCodec', 'vc1'), 'Old', h.id % 5)
+       LIMIT 1`,
+    );
+    expect(wrong).toEqual([]);
+    expect(await findRollupDifferences(db)).toEqual([]);
+  }, 180_000);
+
   it('refuses a bad value deep in a large table (loaded over two connections) and changes nothing', async () => {
     const { stored } = await backups.backup();
     const lines = (await readFile(path.join(dir, stored.name), 'utf8')).split('\n');

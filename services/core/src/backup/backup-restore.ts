@@ -17,6 +17,7 @@ import {
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
+import { createHistoryFileTable, fileColumns, moveHistoryFromFile, stagedFileTable } from './history-file-columns.js';
 import { type LineReader } from './line-reader.js';
 import { ParallelCopy } from './parallel-copy.js';
 import { openRestoreWorker } from './restore-lock.js';
@@ -114,6 +115,7 @@ export async function restoreReelstatBackup(
   try {
     await staging.create();
     await client.query(`CREATE UNLOGGED TABLE ${STAGING_SCHEMA}.media_servers (LIKE public.media_servers INCLUDING DEFAULTS)`);
+    if (withHistory) await createHistoryFileTable(client);
     const loaded = new Map<string, { columns: string[]; rows: number }>();
     let done = 0;
     for (;;) {
@@ -124,7 +126,7 @@ export async function restoreReelstatBackup(
       const table = backupTable(section.table);
       if (!table || !manifest.tables.includes(section.table)) throw bad(`Unknown table "${section.table}" in the backup file`);
       if (loaded.has(table.name)) throw bad(`Table ${table.name} appears twice in the backup file`);
-      const columns = checkColumns(table, section.columns, knownColumns.get(table.name)!);
+      const columns = checkColumns(table, section.columns, fileColumns(table.name, knownColumns.get(table.name)!));
       hooks.onProgress?.((done / total) * 70, `Reading ${table.name}`);
       // A large table loads over two connections (PostgreSQL parses and checks the values on two cores).
       const copyOver = (manifest.rowCounts[table.name] ?? 0) >= PARALLEL_COPY_ROWS ? [client, await copyWorker()] : [client];
@@ -140,6 +142,10 @@ export async function restoreReelstatBackup(
     if ((await lines.next())?.trim()) throw bad('Unexpected content after the end of the backup');
     for (const name of manifest.tables) if (!loaded.has(name)) throw bad(`The backup file is truncated: table ${name} is missing`);
     if (!loaded.has('media_servers')) throw bad('The backup has no media_servers table');
+    if (withHistory) {
+      hooks.onProgress?.(70, 'Storing stream details once per distinct value');
+      await moveHistoryFromFile(client, loaded.get('playback_history')!.columns);
+    }
     hooks.signal?.throwIfAborted();
     hooks.onProgress?.(70, 'Checking keys and references');
     await checkKeysAndReferences(client, staging, loaded);
@@ -263,7 +269,7 @@ async function stageTable(
   copyOver: readonly pg.Client[],
   onRows: (n: number) => void,
 ): Promise<number> {
-  const staging = `${STAGING_SCHEMA}.${quoteIdent(table.name)}`;
+  const staging = stagedFileTable(table.name);
   const copy = ParallelCopy.open(copyOver, `COPY ${staging} (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
   let rows = 0;
   let batch: string[] = [];

@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, newBackupFileName, type BackupManifest } from './backup-format.js';
 import type { BackupStore, StoredBackup } from './backup-store.js';
 import { includedTables } from './backup-tables.js';
+import { fileColumnValue, fileColumns } from './history-file-columns.js';
 import { quoteIdent, readColumns } from './table-columns.js';
 
 export interface BackupProgress {
@@ -63,9 +64,10 @@ export async function writeBackup(db: Database, store: BackupStore, options: Wri
     async function* document(): AsyncGenerator<string> {
       yield `${JSON.stringify({ format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, manifest }).slice(0, -1)},"tables":[\n`;
       for (const [index, table] of tables.entries()) {
-        const names = columns.get(table.name)!.map((c) => c.name);
+        const names = fileColumns(table.name, columns.get(table.name)!).map((c) => c.name);
         yield `${JSON.stringify({ table: table.name, columns: names }).slice(0, -1)},"rows":[\n`;
-        const select = `SELECT json_build_array(${names.map(quoteIdent).join(', ')}) FROM ${quoteIdent(table.name)} ORDER BY ${table.primaryKey.map(quoteIdent).join(', ')}`;
+        const values = names.map((name) => fileColumnValue(table.name, name));
+        const select = `SELECT json_build_array(${values.join(', ')}) FROM ${quoteIdent(table.name)} ORDER BY ${table.primaryKey.map(quoteIdent).join(', ')}`;
         const copy = client.query(copyStreams.to(`COPY (${select}) TO STDOUT`));
         let rest = '';
         let first = true;

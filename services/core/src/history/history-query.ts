@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
+import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
 
 /**
@@ -41,7 +42,7 @@ export interface HistoryRequest {
   filters: HistoryFilters;
 }
 
-interface HistoryRow {
+export interface HistoryRow {
   id: number;
   user_id: string;
   user_name: string;
@@ -65,7 +66,7 @@ interface HistoryRow {
 /** SPEC.md §3 Playback activity record, as the contract describes it. */
 export type PlaybackRecord = PlaybackRecordShape;
 
-function toRecord(row: HistoryRow): PlaybackRecord {
+export function toRecord(row: HistoryRow): PlaybackRecord {
   return {
     Id: row.id,
     UserName: row.user_name,
@@ -186,8 +187,10 @@ export async function queryHistory(db: Database, serverId: string | string[], re
          ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
        )
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
-         client, play_method, device_name, started_at, played_seconds, transcoding_info, stream_details, library_id
-       FROM playback_history WHERE id IN (SELECT id FROM page)
+         client, play_method, device_name, started_at, played_seconds, library_id,
+         -- Stored once per distinct value (migration 0022): a page resolves its few dozen ids by primary key.
+         ${historyJsonColumns('h')}
+       FROM playback_history h WHERE id IN (SELECT id FROM page)
        ORDER BY ${order}`,
       bind,
     ),

@@ -2,6 +2,10 @@ import pg from 'pg';
 import type { Database } from '../db/database.js';
 import { REBUILD_ROLLUPS_SQL } from '../history/rollup-sql.js';
 import { BACKUP_TABLES } from '../backup/backup-tables.js';
+import { jsonValueHash } from '../history/json-values.js';
+
+/** The transcode info every third sample play carries. */
+const TRANSCODE = `jsonb_build_object('VideoCodec', 'h264', 'Reasons', jsonb_build_array('a', 'b'))`;
 
 /**
  * A sample media database made in SQL: users, libraries, movies and episodes with files, streams and genres,
@@ -48,16 +52,20 @@ export async function seedSample(database: Database, serverId: string, plays: nu
       `INSERT INTO item_genres (server_id, item_id, genre) SELECT $1, id, 'Drama' FROM items WHERE server_id = $1 RETURNING 1`,
       [serverId],
     );
+    // Transcode info is stored once per distinct value (migration 0022): the value first, then rows that refer to it.
+    await db.query(
+      `INSERT INTO play_json_values (hash, value) VALUES (${jsonValueHash(TRANSCODE)}, ${TRANSCODE}) ON CONFLICT (hash) DO NOTHING`,
+    );
     await db.query(
       `INSERT INTO playback_history (server_id, play_key, user_id, user_name, item_id, item_name, item_type, series_id, season_id, library_id, client,
-         device_name, play_method, transcoding_info, started_at, ended_at, played_seconds)
+         device_name, play_method, transcoding_info_id, started_at, ended_at, played_seconds)
        SELECT $1, 'play-' || n, 'user-' || (n % 50 + 1), 'User ' || (n % 50 + 1),
          CASE WHEN n % 2 = 0 THEN 'movie-' || (n % 500 + 1) ELSE 'ep-' || (n % 500 + 1) END, 'Item ' || n,
          CASE WHEN n % 2 = 0 THEN 'Movie' ELSE 'Episode' END,
          CASE WHEN n % 2 = 0 THEN NULL ELSE 'series-' || ((n % 500 + 1) % 10) END,
          CASE WHEN n % 2 = 0 THEN NULL ELSE 'season-' || ((n % 500 + 1) % 10) END,
          CASE WHEN n % 2 = 0 THEN 'lib-m' ELSE 'lib-s' END, 'Client ' || (n % 7), 'Device', (ARRAY['DirectPlay', 'DirectStream', 'Transcode'])[n % 3 + 1],
-         CASE WHEN n % 3 = 2 THEN jsonb_build_object('VideoCodec', 'h264', 'Reasons', jsonb_build_array('a', 'b')) END,
+         CASE WHEN n % 3 = 2 THEN (SELECT id FROM play_json_values WHERE hash = ${jsonValueHash(TRANSCODE)}) END,
          timestamptz '2025-01-01' + n * interval '5 minutes', timestamptz '2025-01-01' + n * interval '5 minutes' + interval '20 minutes', 1200 + n % 600
        FROM generate_series(1, $2::int) AS n RETURNING 1`,
       [serverId, plays],

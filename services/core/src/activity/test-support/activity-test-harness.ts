@@ -14,6 +14,7 @@ import { PLAYBACK_ENDED_CHANNEL, PLAYBACK_STARTED_CHANNEL, type PlaybackEvent } 
 import { ServerMonitor } from '../server-monitor.js';
 import { ACTIVITY_RECORDING_LIMITS } from '@reelstat/contract';
 import { findRollupDifferences, type RollupDifference } from '../../history/rollup-invariant.js';
+import { historyJsonColumns } from '../../history/json-values.js';
 
 export const SIM_START = Date.UTC(2026, 5, 1, 20, 0, 0);
 export const TICKS = 10_000_000;
@@ -127,7 +128,10 @@ export async function startActivityHarness(
         await monitor.pollOnce();
       }
     },
-    history: () => db.query<HistoryRow>('SELECT * FROM playback_history WHERE server_id = $1 ORDER BY started_at, id', [serverId]),
+    history: () =>
+      db.query<HistoryRow>(`SELECT h.*, ${historyJsonColumns('h')} FROM playback_history h WHERE server_id = $1 ORDER BY started_at, id`, [
+        serverId,
+      ]),
     async liveCount() {
       const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM live_sessions WHERE server_id = $1', [serverId]);
       return row?.n ?? 0;

@@ -50,7 +50,7 @@ describe('importing a Jellystat backup', () => {
     expect(await count('playback_history')).toBe(6);
     const plays = await db.query<Record<string, unknown>>(
       `SELECT play_key, user_id, item_id, item_type, series_id, season_id, library_id, play_method, played_seconds, source,
-              started_at, transcoding_info->>'VideoCodec' AS codec
+              started_at, (SELECT value->>'VideoCodec' FROM play_json_values WHERE id = transcoding_info_id) AS codec
        FROM playback_history ORDER BY play_key`,
     );
     expect(plays.map((p) => [p.play_key, p.user_id, p.item_id, p.library_id, p.play_method])).toEqual([

@@ -6,6 +6,7 @@ import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
 import { historyAtPlayEnd } from './0007-history-at-play-end.js';
 import { migrations } from './index.js';
+import { addWriterColumns, removeWriterColumns } from '../../test-support/writer-schema.js';
 
 describe('migration 0007: Emby rows rewritten once', () => {
   let database: TestDatabase;
@@ -20,6 +21,7 @@ describe('migration 0007: Emby rows rewritten once', () => {
     database = await createTestDatabase();
     db = openDatabase(database.url, testLogger);
     for (const migration of migrations.slice(0, migrations.indexOf(historyAtPlayEnd))) await migration.up(context());
+    await addWriterColumns(db);
   });
   afterAll(async () => {
     await db.close();
@@ -76,6 +78,7 @@ describe('migration 0007: Emby rows rewritten once', () => {
       { play_method: 'Transcode', plays: 1, played_seconds: 1 },
     ]);
     // The invariant's check reads every rollup level of the current schema: apply the migrations after 0007 first.
+    await removeWriterColumns(db);
     for (const migration of migrations.slice(migrations.indexOf(historyAtPlayEnd) + 1)) await migration.up(context());
     expect(await findRollupDifferences(db)).toEqual([]);
     const [column] = await db.query<{ n: number }>(

@@ -6,6 +6,7 @@ import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
 import { migrations } from './index.js';
+import { addWriterColumns, removeWriterColumns } from '../../test-support/writer-schema.js';
 
 describe('migration 0013: library rollups for the charts', () => {
   let database: TestDatabase;
@@ -19,6 +20,7 @@ describe('migration 0013: library rollups for the charts', () => {
     database = await createTestDatabase();
     db = openDatabase(database.url, testLogger);
     for (const migration of migrations.slice(0, migrations.indexOf(libraryChartRollups))) await migration.up(context());
+    await addWriterColumns(db);
     await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
       serverId,
     ]);
@@ -52,6 +54,7 @@ describe('migration 0013: library rollups for the charts', () => {
     ]);
     await libraryChartRollups.up(context());
     // The invariant check covers the latest schema's levels.
+    await removeWriterColumns(db);
     for (const migration of migrations.slice(migrations.indexOf(libraryChartRollups) + 1)) await migration.up(context());
     expect(await findRollupDifferences(db)).toEqual([]);
     const hourly = await db.query<{ bucket: string; library_id: string; plays: number; played_seconds: number }>(

@@ -7,6 +7,7 @@ import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
 import { cardRollups } from './0018-card-rollups.js';
 import { migrations } from './index.js';
+import { addWriterColumns } from '../../test-support/writer-schema.js';
 
 describe('migration 0018: rollups for the cards', () => {
   let database: TestDatabase;
@@ -20,6 +21,7 @@ describe('migration 0018: rollups for the cards', () => {
     database = await createTestDatabase();
     db = openDatabase(database.url, testLogger);
     for (const migration of migrations.slice(0, migrations.indexOf(cardRollups))) await migration.up(context());
+    await addWriterColumns(db);
     await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
       serverId,
     ]);

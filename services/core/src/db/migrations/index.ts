@@ -16,6 +16,8 @@ import { signInAccounts } from './0014-sign-in-accounts.js';
 import { cardRollups } from './0018-card-rollups.js';
 import { walkAndHourChartLevels } from './0020-walk-and-hour-chart-levels.js';
 import { dayChartPrefixesAndCardIndexes } from './0021-day-chart-prefixes-and-card-indexes.js';
+import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
+import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -42,4 +44,6 @@ export const migrations: Migration[] = [
   cardRollups,
   walkAndHourChartLevels,
   dayChartPrefixesAndCardIndexes,
+  streamDetailsDictionary,
+  redundantHistoryIndexes,
 ];
