@@ -18,8 +18,10 @@ import { YearReviewService } from '../src/stats/year-review.js';
 import {
   activeUsers,
   firstAndLast,
+  genresOfYear,
   longestBinge,
-  serverYearFromRollups,
+  serverTopsFromCards,
+  serverYearFromCharts,
   topsOfYear,
   userYearFromHistory,
 } from '../src/stats/year-review-queries.js';
@@ -74,10 +76,15 @@ async function main() {
     const review = (userId?: string) =>
       new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
     const parts = (userId: string | null) => ({
-      rollups: () => serverYearFromRollups(db, serverId, year, timeZone),
+      charts: () => serverYearFromCharts(db, serverId, year, timeZone),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
-      tops: () => topsOfYear(db, serverId, year, timeZone, userId),
+      ...(userId
+        ? { tops: () => topsOfYear(db, serverId, year, timeZone, userId) }
+        : {
+            cardTops: () => serverTopsFromCards(db, serverId, year, timeZone),
+            genres: () => genresOfYear(db, serverId, year, timeZone, null),
+          }),
       binge: () => longestBinge(db, serverId, year, timeZone, userId),
       firstAndLast: () => firstAndLast(db, serverId, year, timeZone, userId),
     });
