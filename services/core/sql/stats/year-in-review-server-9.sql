@@ -1,0 +1,3 @@
+SELECT CASE WHEN count(*) > 13 THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists FROM generate_series(
+       date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC'), date_trunc('month', ($3::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'), interval '1 month') AS m
+     WHERE $1::uuid IS NOT NULL;
