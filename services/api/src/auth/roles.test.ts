@@ -39,6 +39,7 @@ const VIEWER_SAMPLES: Record<string, (userId: string) => Sample> = {
   'GET /stats/getViewsByDays': () => ({ query: { days: '30' } }),
   'GET /stats/getViewsByHour': () => ({ query: { days: '30' } }),
   'GET /api/exportHistory': (userId) => ({ query: { userId } }),
+  'POST /api/exportHistory/ticket': (userId) => ({ query: { userId } }),
   'GET /api/getYearInReview': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
   'GET /api/getYearInReviewCard': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
   // 'own-plays': an item and a library the other user played too (m-o1 only by them).

@@ -14,7 +14,7 @@ import { webhookDeliveryWakeup } from './0012-webhook-delivery-wakeup.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
 import { signInAccounts } from './0014-sign-in-accounts.js';
 import { cardRollups } from './0018-card-rollups.js';
-import { cardSecondsIndex } from './0024-card-seconds-index.js';
+import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -39,5 +39,5 @@ export const migrations: Migration[] = [
   libraryChartRollups,
   signInAccounts,
   cardRollups,
-  cardSecondsIndex,
+  yearTopsAndDownloadTickets,
 ];
