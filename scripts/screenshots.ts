@@ -207,7 +207,12 @@ try {
     const viewer = await call<{ token: string }>(base, '', '/auth/mediaServerLogin', { username: viewerUser.name, password: 'viewer' });
     const viewerContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
     await viewerContext.addInitScript({ content: `localStorage.setItem('token', ${JSON.stringify(viewer.token)});` });
-    await shoot(await viewerContext.newPage(), 'viewer-home', '/');
+    // With a live session of their own on top (a viewer's socket carries only theirs).
+    const [movie] = await control<string[]>(sim, '/items?type=Movie&limit=1');
+    await control(sim, '/plays', { userId: viewerUser.id, itemId: movie, client: 'jellyfin-web', deviceId: 'screenshots-viewer' });
+    await shoot(await viewerContext.newPage(), 'viewer-home', '/', (p) =>
+      p.getByTestId('session-card').first().waitFor({ timeout: 30_000 }),
+    );
   }
 
   const anonymous = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });

@@ -1,5 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { ensureReady, recordPlays, sim, simItems, simUsers, until, api, adminToken, type PlayRecord, type SimUser } from './helpers.js';
+import {
+  ensureReady,
+  liveSessionCount,
+  recordPlays,
+  sim,
+  simItems,
+  simUsers,
+  until,
+  api,
+  adminToken,
+  type PlayRecord,
+  type SimUser,
+} from './helpers.js';
 
 const VIEWER_PASSWORD = 'viewer-e2e-pass';
 
@@ -111,4 +123,40 @@ test("a viewer sees their own live session on their home, never another user's",
     for (const play of [own, foreign]) await sim(`/plays/${play.playId}/stop`, {});
   }
   await expect(page.getByTestId('session-card')).toHaveCount(0, { timeout: 30_000 });
+});
+
+test('a viewer follows a link from their history to the item page and sees only their own plays of it', async ({ page }) => {
+  // A film both the viewer and the other user watch: its page must show the viewer's play only.
+  const [, , shared] = await simItems('Movie', 3);
+  const token = await adminToken();
+  const playsOf = async () =>
+    (await api<{ results: Array<{ UserId: string }> }>('/api/getItemHistory', { method: 'POST', token, body: { itemid: shared!.id } }))
+      .results.length;
+  const before = await playsOf();
+  const plays = [];
+  for (const user of [other, viewer])
+    plays.push(
+      await sim<PlayRecord>('/plays', { userId: user.id, itemId: shared!.id, client: 'jellyfin-web', deviceId: `e2e-item-${user.id}` }),
+    );
+  await until('both plays seen live', async () => (await liveSessionCount()) >= 2, 30_000);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  for (const play of plays) await sim(`/plays/${play.playId}/stop`, {}).catch(() => undefined);
+  await until('both plays in the item’s history', async () => (await playsOf()) >= before + 2);
+
+  await page.goto('/');
+  await page.getByLabel('Username').fill(viewer.name);
+  await page.getByLabel('Password', { exact: true }).fill(VIEWER_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: viewer.name, level: 1 })).toBeVisible();
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  await page.getByTestId('activity-table').getByRole('link', { name: shared!.name }).first().click();
+
+  // The item's page: its name, and on its activity tab the viewer's plays of it, nobody else's.
+  await expect(page).toHaveURL(new RegExp(`/libraries/item/${shared!.id}$`));
+  await expect(page.getByRole('heading', { name: shared!.name, level: 1 })).toBeVisible();
+  await expect(page.getByTestId('item-not-found')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  await expect(page.getByTestId('activity-row').first()).toBeVisible();
+  await expect(page.getByTestId('activity-table')).toContainText(viewer.name);
+  await expect(page.getByTestId('activity-table')).not.toContainText(other.name);
 });

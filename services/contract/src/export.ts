@@ -21,6 +21,14 @@ export const historyExportQuery = historyQuery
   });
 export type HistoryExportQuery = z.infer<typeof historyExportQuery>;
 
+/**
+ * A single-use link to save an export (POST /api/exportHistory/ticket, /api/exportUsers/ticket: the same query
+ * as the export): the browser navigates to `url` within `expiresInSeconds`, and the file streams to disk.
+ */
+export const downloadTicketAnswer = z.object({ ticket: z.string(), url: z.string(), expiresInSeconds: z.number() });
+export type DownloadTicketAnswer = z.infer<typeof downloadTicketAnswer>;
+export const downloadQuery = z.object({ ticket: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') });
+
 /** The users table's sortable columns, in the table's order. */
 export const USER_SORTS = ['UserName', 'Tracked', 'LastWatched', 'LastClient', 'TotalPlays', 'TotalWatchTime', 'LastSeen'] as const;
 export type UserSort = (typeof USER_SORTS)[number];

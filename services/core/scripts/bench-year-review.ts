@@ -18,8 +18,10 @@ import { YearReviewService } from '../src/stats/year-review.js';
 import {
   activeUsers,
   firstAndLast,
+  genresOfYear,
   longestBinge,
-  serverYearFromRollups,
+  serverTopsFromCards,
+  serverYearFromCharts,
   topsOfYear,
   userYearFromHistory,
 } from '../src/stats/year-review-queries.js';
@@ -29,15 +31,22 @@ function argument(name: string, fallback: string): string {
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The 95th percentile (nearest rank): with few runs, the slowest. */
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1]!;
 
-async function timed(runs: number, work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
+/** Every run's time, in ms. */
+async function times(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+  const measured: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
     await work();
-    times.push(performance.now() - started);
+    measured.push(performance.now() - started);
   }
-  return Math.round(median(times));
+  return measured;
+}
+
+async function timed(runs: number, work: () => Promise<unknown>): Promise<number> {
+  return Math.round(median(await times(runs, work)));
 }
 
 async function main() {
@@ -74,28 +83,39 @@ async function main() {
     const review = (userId?: string) =>
       new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
     const parts = (userId: string | null) => ({
-      rollups: () => serverYearFromRollups(db, serverId, year, timeZone),
+      charts: () => serverYearFromCharts(db, serverId, year, timeZone),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
-      tops: () => topsOfYear(db, serverId, year, timeZone, userId),
+      ...(userId
+        ? { tops: () => topsOfYear(db, serverId, year, timeZone, userId) }
+        : {
+            cardTops: () => serverTopsFromCards(db, serverId, year, timeZone),
+            genres: () => genresOfYear(db, serverId, year, timeZone, null),
+          }),
       binge: () => longestBinge(db, serverId, year, timeZone, userId),
       firstAndLast: () => firstAndLast(db, serverId, year, timeZone, userId),
     });
     console.log(`history: ${server.plays} plays, ${inYear!.plays} in ${year}; median of ${runs} runs, no cache`);
-    const serverMs = await timed(runs, () => review());
+    const serverTimes = await times(runs, () => review());
+    const serverMs = Math.round(median(serverTimes));
+    const serverP95 = Math.round(p95(serverTimes));
     const serverParts: Record<string, number> = {};
     for (const [name, work] of Object.entries(parts(null))) serverParts[name] = await timed(runs, work);
     console.log(
-      `server review: ${serverMs} ms  (${Object.entries(serverParts)
+      `server review: p50 ${serverMs} ms, p95 ${serverP95} ms  (${Object.entries(serverParts)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')})`,
     );
     const userMs: number[] = [];
+    const userTimes: number[] = [];
     for (const user of users) {
-      const ms = await timed(runs, () => review(user.user_id));
+      const measured = await times(runs, () => review(user.user_id));
+      userTimes.push(...measured);
+      const ms = Math.round(median(measured));
       userMs.push(ms);
-      console.log(`user ${user.user_id} (${user.plays} plays all time): ${ms} ms`);
+      console.log(`user ${user.user_id} (${user.plays} plays all time): p50 ${ms} ms, p95 ${Math.round(p95(measured))} ms`);
     }
+    const userP95 = userTimes.length ? Math.round(p95(userTimes)) : null;
     const userParts: Record<string, number> = {};
     if (users[0]) for (const [name, work] of Object.entries(parts(users[0].user_id))) userParts[name] = await timed(runs, work);
     console.log(
@@ -112,8 +132,10 @@ async function main() {
         playsInYear: inYear!.plays,
         year,
         serverMs,
+        serverP95,
         serverParts,
         userMedianMs: userMs.length ? median(userMs) : null,
+        userP95,
         userParts,
       }),
     );

@@ -58,6 +58,7 @@ export * from './export/csv.js';
 export * from './export/history-csv.js';
 export * from './export/users-csv.js';
 export * from './export/export-service.js';
+export * from './export/download-tickets.js';
 export * from './stats/year-review.js';
 export * from './stats/year-review-card.js';
 export * from './library/library-service.js';

@@ -1,27 +1,19 @@
-import { apiUrl, authHeaders, ApiError, type Query } from './client';
+import { api, type Query } from './client';
+import { apiBase } from './api-base';
 import type { HistoryQuery, HistoryScope } from './history';
 
-/** The file name the server chose (Content-Disposition), or a fallback. */
-function fileNameOf(response: Response, fallback: string): string {
-  return /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
-}
-
 /**
- * Downloads a CSV export through fetch (the token is a header, not a cookie), then hands the file to the
- * browser. The server streams it; the browser keeps the finished file until it is saved.
+ * Saves a CSV export to disk without holding it in memory: an authenticated POST asks for a single-use ticket
+ * (valid 60 s) for this export and query, then the browser follows the ticket's link, which answers with the
+ * file as an attachment, so it streams straight to the downloads (the token is a header, which a navigation
+ * cannot send; docs/security.md, "Download tickets").
  */
 async function downloadCsv(path: string, query: Query): Promise<void> {
-  const response = await fetch(apiUrl(path, query), { headers: authHeaders() });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new ApiError(response.status, body.message ?? `Error : ${response.status}`);
-  }
-  const url = URL.createObjectURL(await response.blob());
+  const { url } = await api<{ url: string }>(`${path}/ticket`, { method: 'POST', query });
   const link = document.createElement('a');
-  link.href = url;
-  link.download = fileNameOf(response, 'reelstat.csv');
+  link.href = `${apiBase}${url}`;
+  link.rel = 'noopener';
   link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** The history view in force (search, sort, filters; no paging) as CSV. */

@@ -99,10 +99,11 @@ export function useUserLastPlayed(userid: string) {
     queryFn: () => api<LastPlayed[]>('/stats/getUserLastPlayed', { method: 'POST', body: { userid } }),
   });
 }
-export function useLibraryLastPlayed(libraryid: string) {
+export function useLibraryLastPlayed(libraryid: string, enabled = true) {
   return useQuery({
     queryKey: ['stats', 'library-last-played', libraryid],
     queryFn: () => api<LastPlayed[]>('/stats/getLibraryLastPlayed', { method: 'POST', body: { libraryid } }),
+    enabled,
   });
 }
 
@@ -128,10 +129,11 @@ export function useGenreUserStats(userid: string) {
     queryFn: () => api<{ results: GenreStat[] }>('/stats/getGenreUserStats', { query: { userid } }),
   });
 }
-export function useGenreLibraryStats(libraryid: string) {
+export function useGenreLibraryStats(libraryid: string, enabled = true) {
   return useQuery({
     queryKey: ['stats', 'genre-library', libraryid],
     queryFn: () => api<{ results: GenreStat[] }>('/stats/getGenreLibraryStats', { query: { libraryid } }),
+    enabled,
   });
 }
 

@@ -54,6 +54,8 @@ const ALL_SERVER_PATHS = new Set([
   '/api/getHistory',
   '/api/exportHistory',
   '/api/exportUsers',
+  '/api/exportHistory/ticket',
+  '/api/exportUsers/ticket',
   // Images of an All-servers list come from the server that has the item or user.
   '/proxy/Items/Images/Primary',
   '/proxy/Items/Images/Backdrop',

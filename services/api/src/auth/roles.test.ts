@@ -39,11 +39,21 @@ const VIEWER_SAMPLES: Record<string, (userId: string) => Sample> = {
   'GET /stats/getViewsByDays': () => ({ query: { days: '30' } }),
   'GET /stats/getViewsByHour': () => ({ query: { days: '30' } }),
   'GET /api/exportHistory': (userId) => ({ query: { userId } }),
+  'POST /api/exportHistory/ticket': (userId) => ({ query: { userId } }),
   'GET /api/getYearInReview': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
   'GET /api/getYearInReviewCard': (userId) => ({ query: { year: String(new Date().getFullYear()), userId } }),
+  // 'own-plays': an item and a library the other user played too (m-o1 only by them).
+  'POST /api/getItemDetails': () => ({ body: { Id: 'm-o1' } }),
+  'POST /api/getSeasons': () => ({ body: { Id: 'm-o1' } }),
+  'POST /api/getEpisodes': () => ({ body: { Id: 'm-o1' } }),
+  'POST /api/getLibrary': () => ({ body: { libraryid: 'movies' } }),
+  'POST /api/getItemHistory': () => ({ body: { itemid: 'm-o1' } }),
+  'POST /api/getLibraryHistory': () => ({ body: { libraryid: 'movies' } }),
+  'POST /stats/getGlobalItemStats': () => ({ body: { itemid: 'm-o1', hours: 24 } }),
+  'POST /stats/getGlobalLibraryStats': () => ({ body: { libraryid: 'movies', hours: 24 } }),
 };
 
-const VIEWER_ACCESS = new Set(['own-user', 'signed-in', 'server-stats']);
+const VIEWER_ACCESS = new Set(['own-user', 'signed-in', 'server-stats', 'own-plays']);
 /** Input fields that name a user, a library or an item: a viewer must never reach another's data through them. */
 const ID_FIELD = /^(user|library|item)?id$/i;
 
@@ -135,6 +145,11 @@ describe('every route × each role (admin, viewer, nobody)', () => {
       playedSeconds: 600,
     });
     await recordPlays(db, [play('v1', viewerId, 'Vera', 2), play('v2', viewerId, 'Vera', 3), play('o1', otherId, other.name, 4)]);
+    await db.query(
+      `INSERT INTO items (server_id, id, library_id, type, name, path) VALUES
+         ($1, 'm-v1', 'movies', 'Movie', 'Film v1', '/films/v1.mkv'), ($1, 'm-o1', 'movies', 'Movie', 'Film o1', '/films/o1.mkv')`,
+      [serverId],
+    );
   });
 
   afterAll(async () => {
@@ -153,7 +168,7 @@ describe('every route × each role (admin, viewer, nobody)', () => {
     const routes = mountedRoutes(harness);
     expect(routes.length).toBeGreaterThan(60);
     for (const { key, definition } of routes) {
-      expect(['public', 'setup', 'admin', 'own-user', 'signed-in', 'server-stats'], key).toContain(definition.access);
+      expect(['public', 'setup', 'admin', 'own-user', 'signed-in', 'server-stats', 'own-plays'], key).toContain(definition.access);
       if (VIEWER_ACCESS.has(definition.access))
         expect(VIEWER_SAMPLES[key], `${key} admits viewers: add it to VIEWER_SAMPLES`).toBeDefined();
       if (definition.access === 'own-user') expect(definition.userOf, `${key} is own-user without userOf`).toBeDefined();
@@ -211,13 +226,63 @@ describe('every route × each role (admin, viewer, nobody)', () => {
       const fields = [...inputFields(definition.body), ...inputFields(definition.query), ...inputFields(definition.params)];
       if (!fields.some((field) => ID_FIELD.test(field))) continue;
       checked.push(key);
-      // 'admin' routes answer a viewer 403 (test above); 'own-user' ones 403 for another user's id (test above).
-      expect(['admin', 'own-user', 'public', 'setup'], key).toContain(definition.access);
+      // 'admin' routes answer a viewer 403 (test above); 'own-user' ones 403 for another user's id (test above);
+      // 'own-plays' ones answer about the item or library with the viewer's own plays only (test below).
+      expect(['admin', 'own-user', 'own-plays', 'public', 'setup'], key).toContain(definition.access);
       if (definition.access === 'public') expect(key, 'only the image proxies take ids without a sign-in').toMatch(/^GET \/proxy\//);
     }
     expect(checked).toEqual(
       expect.arrayContaining(['POST /api/getUserHistory', 'POST /api/getLibraryHistory', 'POST /api/getItemHistory']),
     );
+    const ownPlays = mountedRoutes(harness)
+      .filter((route) => route.definition.access === 'own-plays')
+      .map((route) => route.key);
+    expect(ownPlays.sort()).toEqual(
+      [
+        'POST /api/getItemDetails',
+        'POST /api/getSeasons',
+        'POST /api/getEpisodes',
+        'POST /api/getLibrary',
+        'POST /api/getItemHistory',
+        'POST /api/getLibraryHistory',
+        'POST /stats/getGlobalItemStats',
+        'POST /stats/getGlobalLibraryStats',
+      ].sort(),
+    );
+  });
+
+  it("viewer: an item or library page's figures and plays are their own, everyone's figures only when shared", async () => {
+    const share = (shared: boolean) =>
+      harness.call('POST', '/api/signInSettings', {
+        token: adminToken,
+        body: { MEDIA_SERVER_SIGN_IN: { enabled: true, onlyUsers: [] }, VIEWERS_SEE_SERVER_STATS: shared },
+      });
+    const call = async (key: string, token: string) => (await request(key, token, VIEWER_SAMPLES[key]!(viewerId))).body as never;
+    type Item = { Id: string; Path: string | null; FileName: string | null; times_played: number };
+    type Page = { results: Array<{ UserId: string; RemoteEndPoint: string | null }> };
+    await share(false);
+    // The other user's film: its metadata, without the file's path, and none of their plays.
+    const [item] = (await call('POST /api/getItemDetails', viewerToken)) as Item[];
+    expect(item).toMatchObject({ Id: 'm-o1', Path: null, FileName: null, times_played: 0 });
+    expect(((await call('POST /api/getItemDetails', adminToken)) as Item[])[0]).toMatchObject({ Path: '/films/o1.mkv', times_played: 1 });
+    expect(((await call('POST /api/getItemHistory', viewerToken)) as Page).results).toEqual([]);
+    expect(((await call('POST /api/getItemHistory', adminToken)) as Page).results).toHaveLength(1);
+    expect(await call('POST /stats/getGlobalItemStats', viewerToken)).toMatchObject({ Plays: 0, total_playback_duration: 0 });
+    expect(await call('POST /stats/getGlobalItemStats', adminToken)).toMatchObject({ Plays: 1, total_playback_duration: 600 });
+    // The library: the viewer's two plays, not the other user's, and no "last played" (it was theirs).
+    const library = ((await call('POST /api/getLibraryHistory', viewerToken)) as Page).results;
+    expect(library.map((row) => [row.UserId, row.RemoteEndPoint])).toEqual([
+      [viewerId, '198.51.100.1'],
+      [viewerId, '198.51.100.1'],
+    ]);
+    expect(await call('POST /stats/getGlobalLibraryStats', viewerToken)).toMatchObject({ Plays: 2, total_playback_duration: 1200 });
+    expect(await call('POST /stats/getGlobalLibraryStats', adminToken)).toMatchObject({ Plays: 3 });
+    expect(await call('POST /api/getLibrary', viewerToken)).toMatchObject({ Plays: 2, ItemName: null, LastActivity: null });
+    // Shared: everyone's figures, still no one else's plays or the file's path.
+    await share(true);
+    expect(((await call('POST /api/getItemDetails', viewerToken)) as Item[])[0]).toMatchObject({ Path: null, times_played: 1 });
+    expect(await call('POST /stats/getGlobalItemStats', viewerToken)).toMatchObject({ Plays: 1 });
+    expect(((await call('POST /api/getItemHistory', viewerToken)) as Page).results).toEqual([]);
   });
 
   it("viewer: the history is their own plays only, without other people's addresses", async () => {

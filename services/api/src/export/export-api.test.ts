@@ -186,6 +186,41 @@ Break', false)`,
     expect((await harness.call('GET', '/api/exportHistory')).status).toBe(401);
   });
 
+  it('saves an export through a single-use ticket: the same file, once, within its time, for its own account only', async () => {
+    const viewQuery = '&sort=UserName&desc=false&search=android';
+    const ticketFor = async (path: string) => {
+      const answer = await harness.call('POST', path, { token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body as { ticket: string; url: string; expiresInSeconds: number };
+    };
+    const issued = await ticketFor(`/api/exportHistory/ticket?x=1${viewQuery}`);
+    expect(issued.expiresInSeconds).toBeLessThanOrEqual(60);
+    expect(issued.url).toBe(`/api/download?ticket=${encodeURIComponent(issued.ticket)}`);
+    // Followed without any credential (a browser navigating): the export the ticket was made for.
+    const saved = await harness.call('GET', issued.url);
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
+    expect(saved.body).toBe((await csv(`/api/exportHistory?x=1${viewQuery}`)).text);
+    // Used once: a second time is 401, as is a ticket nobody made.
+    expect((await harness.call('GET', issued.url)).status).toBe(401);
+    expect((await harness.call('GET', '/api/download?ticket=made-up')).status).toBe(401);
+    // Expired: 401 (the clock is moved in the database instead of waiting a minute).
+    const late = await ticketFor('/api/exportUsers/ticket?sort=UserName');
+    await db.query(`UPDATE download_tickets SET expires_at = now() - interval '1 second'`);
+    expect((await harness.call('GET', late.url)).status).toBe(401);
+    // Sent with another account's credentials (an API key here): 403, and the ticket is spent.
+    const created = await harness.call('POST', '/api/keys', { token, body: { name: 'other-account' } });
+    const apiKey = (created.body as { key: string }).key;
+    const theirs = await ticketFor('/api/exportUsers/ticket?sort=UserName');
+    expect((await harness.call('GET', theirs.url, { apiKey })).status).toBe(403);
+    expect((await harness.call('GET', theirs.url, { token })).status).toBe(401);
+    // The same account's credentials are fine; a ticket's query is validated before it is made.
+    const mine = await ticketFor('/api/exportUsers/ticket?sort=UserName');
+    expect((await harness.call('GET', mine.url, { token })).status).toBe(200);
+    expect((await harness.call('POST', '/api/exportUsers/ticket?sort=Nope', { token })).status).toBe(400);
+    expect((await harness.call('POST', '/api/exportUsers/ticket?sort=UserName')).status).toBe(401);
+  });
+
   it('exports the users table with its search and sort', async () => {
     const { rows } = await csv('/api/exportUsers?sort=TotalPlays&desc=true');
     expect(rows[0]![0]).toBe('UserId');

@@ -10,6 +10,12 @@ import {
 } from '@reelstat/contract';
 import { AppError } from '@reelstat/core';
 import { route } from '../http/api-routes.js';
+import { ownUserId } from '../library/viewer-scope.js';
+
+/** A viewer's view of an item's or a library's plays: a filter on their own user, added to (never replacing) theirs. */
+function ownPlaysOnly<Q extends { filters: unknown[] }>(query: Q, userId: string): Q {
+  return { ...query, filters: [...query.filters, { field: 'UserId', value: [userId] }] };
+}
 
 const tag = 'history';
 
@@ -52,25 +58,31 @@ export const historyRoutes = [
     method: 'post',
     path: '/api/getLibraryHistory',
     tag,
-    summary: "A library's plays, paged like getHistory",
-    access: 'admin',
+    summary: "A library's plays, paged like getHistory (a viewer: their own plays)",
+    access: 'own-plays',
     servers: 'one',
     query: historyQuery,
     body: libraryHistoryBody,
     response: historyPageAnswer,
-    handle: ({ query, body, runtime, serverId }) => runtime.services.history.page({ kind: 'library', id: body.libraryid }, query, serverId),
+    handle: ({ query, body, runtime, serverId, viewer }) =>
+      runtime.services.history.page(
+        { kind: 'library', id: body.libraryid },
+        viewer ? ownPlaysOnly(query, ownUserId(viewer)) : query,
+        serverId,
+      ),
   }),
   route({
     method: 'post',
     path: '/api/getItemHistory',
     tag,
-    summary: "An item's plays (a series or season includes its episodes), paged like getHistory",
-    access: 'admin',
+    summary: "An item's plays (a series or season includes its episodes), paged like getHistory (a viewer: their own plays)",
+    access: 'own-plays',
     servers: 'one',
     query: historyQuery,
     body: itemHistoryBody,
     response: historyPageAnswer,
-    handle: ({ query, body, runtime, serverId }) => runtime.services.history.page({ kind: 'item', id: body.itemid }, query, serverId),
+    handle: ({ query, body, runtime, serverId, viewer }) =>
+      runtime.services.history.page({ kind: 'item', id: body.itemid }, viewer ? ownPlaysOnly(query, ownUserId(viewer)) : query, serverId),
   }),
   route({
     method: 'post',

@@ -12,12 +12,15 @@ import { AppError, type MediaUserRef, type Principal, type Runtime } from '@reel
  * - 'signed-in': anyone signed in; the handler answers a viewer about themselves only (RouteContext.viewer);
  * - 'server-stats': administrators, and viewers when the administrator lets them see the server-wide home
  *   cards (setting VIEWERS_SEE_SERVER_STATS); nothing in the answer may name another user.
+ * - 'own-plays': anyone signed in, about an item or a library: a viewer gets its metadata and their OWN plays
+ *   of it (RouteContext.viewer; library/viewer-scope.ts), everyone's figures only when VIEWERS_SEE_SERVER_STATS
+ *   is on, and never another user's name, address or plays.
  * A viewer's calls always act on the media server their account is on (another serverId, or "all", is a 403).
  */
-export type Access = 'public' | 'setup' | 'admin' | 'own-user' | 'signed-in' | 'server-stats';
+export type Access = 'public' | 'setup' | 'admin' | 'own-user' | 'signed-in' | 'server-stats' | 'own-plays';
 
 /** The access levels that need a signed-in caller. */
-export const SIGNED_IN_ACCESS: ReadonlySet<Access> = new Set(['admin', 'own-user', 'signed-in', 'server-stats']);
+export const SIGNED_IN_ACCESS: ReadonlySet<Access> = new Set(['admin', 'own-user', 'signed-in', 'server-stats', 'own-plays']);
 
 /** 401 without a principal, 403 for a viewer on a route that does not admit them (before any input is read). */
 export async function checkAccess(definition: { access: Access }, principal: Principal | undefined, runtime: Runtime): Promise<void> {

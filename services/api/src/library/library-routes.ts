@@ -14,6 +14,7 @@ import {
   userIdBody,
 } from '@reelstat/contract';
 import { route } from '../http/api-routes.js';
+import { itemsForViewer, libraryForViewer } from './viewer-scope.js';
 
 const tag = 'library';
 
@@ -57,45 +58,57 @@ export const libraryRoutes = [
     method: 'post',
     path: '/api/getLibrary',
     tag,
-    summary: 'One library with its counts, runtime, plays and last activity',
-    access: 'admin',
+    summary: 'One library with its counts, runtime, plays and last activity (a viewer: their own plays)',
+    access: 'own-plays',
     servers: 'one',
     body: libraryIdBody,
     response: libraryAnswer,
-    handle: ({ body, runtime, serverId }) => runtime.services.library.library(body.libraryid, serverId),
+    handle: async ({ body, runtime, serverId, viewer }) => {
+      const library = await runtime.services.library.library(body.libraryid, serverId);
+      return viewer ? libraryForViewer(runtime, viewer, library, serverId) : library;
+    },
   }),
   route({
     method: 'post',
     path: '/api/getItemDetails',
     tag,
-    summary: 'One item (as a one-element array) with its all-time plays',
-    access: 'admin',
+    summary: 'One item (as a one-element array) with its all-time plays (a viewer: their own plays)',
+    access: 'own-plays',
     servers: 'one',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: ({ body, runtime, serverId }) => runtime.services.library.item(body.Id, serverId),
+    handle: async ({ body, runtime, serverId, viewer }) => {
+      const items = await runtime.services.library.item(body.Id, serverId);
+      return viewer ? itemsForViewer(runtime, viewer, items, serverId) : items;
+    },
   }),
   route({
     method: 'post',
     path: '/api/getSeasons',
     tag,
-    summary: 'Seasons of a series, with episode counts and plays',
-    access: 'admin',
+    summary: 'Seasons of a series, with episode counts and plays (a viewer: their own plays)',
+    access: 'own-plays',
     servers: 'one',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: ({ body, runtime, serverId }) => runtime.services.library.seasons(body.Id, serverId),
+    handle: async ({ body, runtime, serverId, viewer }) => {
+      const items = await runtime.services.library.seasons(body.Id, serverId);
+      return viewer ? itemsForViewer(runtime, viewer, items, serverId) : items;
+    },
   }),
   route({
     method: 'post',
     path: '/api/getEpisodes',
     tag,
-    summary: 'Episodes of a season (or of a series), with plays',
-    access: 'admin',
+    summary: 'Episodes of a season (or of a series), with plays (a viewer: their own plays)',
+    access: 'own-plays',
     servers: 'one',
     body: itemIdBody,
     response: itemsAnswer,
-    handle: ({ body, runtime, serverId }) => runtime.services.library.episodes(body.Id, serverId),
+    handle: async ({ body, runtime, serverId, viewer }) => {
+      const items = await runtime.services.library.episodes(body.Id, serverId);
+      return viewer ? itemsForViewer(runtime, viewer, items, serverId) : items;
+    },
   }),
   route({
     method: 'post',

@@ -66,6 +66,8 @@ const VIEWER_REFUSED: Partial<Record<Access, string>> = {
   'own-user': 'A viewer naming another user (or another server) is refused',
   'signed-in': 'A viewer naming another server is refused',
   'server-stats': "A viewer is refused unless the administrator shares the server's statistics (VIEWERS_SEE_SERVER_STATS)",
+  'own-plays':
+    "A viewer gets their own plays only (everyone's figures only when VIEWERS_SEE_SERVER_STATS is on); another server is refused",
 };
 
 function refusedViewer(definition: AnyRoute): string | undefined {

@@ -33,6 +33,7 @@ import {
 import type { ZodType } from 'zod';
 import { route, type AnyRoute } from '../http/api-routes.js';
 import type { Access } from '../http/route-access.js';
+import { ownUserId, sharesServerStats } from '../library/viewer-scope.js';
 
 /**
  * A statistics read: a route that parses its input (the body of a POST, the query of a GET), needs a login
@@ -86,8 +87,24 @@ export const statsRoutes: AnyRoute[] = [
   read('post', '/stats/getUserLastPlayed', 'The last 15 different things a user played', userIdBody, lastPlayedAnswer, (s, body, id) => s.userLastPlayed(body.userid, id), undefined, 'own-user', (body) => body.userid),
   read('post', '/stats/getLibraryLastPlayed', 'The last 15 different things played in a library', libraryIdBody, lastPlayedAnswer, (s, body, id) => s.libraryLastPlayed(body.libraryid, id)),
   read('post', '/stats/getGlobalUserStats', "A user's plays and watched seconds over the last hours (9999 days: all time)", globalUserBody, globalStatsAnswer, (s, body, id) => s.userTotals(body.userid, body.hours, id), undefined, 'own-user', (body) => body.userid),
-  read('post', '/stats/getGlobalLibraryStats', "A library's plays and watched seconds over the last hours", globalLibraryBody, globalStatsAnswer, (s, body, id) => s.libraryTotals(body.libraryid, body.hours, id)),
-  read('post', '/stats/getGlobalItemStats', "An item's plays and watched seconds over the last hours (a series or season includes its episodes)", globalItemBody, globalStatsAnswer, (s, body, id) => s.itemTotals(body.itemid, body.hours, id)),
+  route({
+    method: 'post', path: '/stats/getGlobalLibraryStats', tag: 'statistics', access: 'own-plays', servers: 'one',
+    summary: "A library's plays and watched seconds over the last hours (a viewer: their own, unless the server's are shared)",
+    body: globalLibraryBody, response: globalStatsAnswer,
+    handle: async ({ body, runtime, serverId, viewer }) =>
+      viewer && !(await sharesServerStats(runtime))
+        ? { ...(await runtime.services.library.ownTotals(ownUserId(viewer), 'library', body.libraryid, body.hours, serverId)), LibraryId: body.libraryid }
+        : runtime.services.statistics.libraryTotals(body.libraryid, body.hours, serverId),
+  }),
+  route({
+    method: 'post', path: '/stats/getGlobalItemStats', tag: 'statistics', access: 'own-plays', servers: 'one',
+    summary: "An item's plays and watched seconds over the last hours, a series or season with its episodes (a viewer: their own, unless the server's are shared)",
+    body: globalItemBody, response: globalStatsAnswer,
+    handle: async ({ body, runtime, serverId, viewer }) =>
+      viewer && !(await sharesServerStats(runtime))
+        ? { ...(await runtime.services.library.ownTotals(ownUserId(viewer), 'item', body.itemid, body.hours, serverId)), ItemId: body.itemid }
+        : runtime.services.statistics.itemTotals(body.itemid, body.hours, serverId),
+  }),
   read('get', '/stats/getGenreUserStats', "A user's genres: the top 15 by watched seconds and the top 15 by plays", genreUserQuery, genreStatsAnswer, (s, query, id) => s.userGenres(query.userid, id), undefined, 'own-user', (query) => query.userid),
   read('get', '/stats/getGenreLibraryStats', "A library's genres: the top 15 by watched seconds and the top 15 by plays", genreLibraryQuery, genreStatsAnswer, (s, query, id) => s.libraryGenres(query.libraryid, id)),
   route({

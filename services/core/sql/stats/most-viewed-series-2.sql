@@ -1,7 +1,7 @@
-SELECT m.list, l.key, l.plays FROM unnest($3::text[]) AS m(list)
-       CROSS JOIN LATERAL (
-         SELECT key, plays FROM play_card_rollups
-         WHERE server_id = $1 AND kind = $2 AND span = 'month'
-           AND bucket = (m.list::timestamp AT TIME ZONE 'UTC')
-         ORDER BY plays DESC, key LIMIT 25
-       ) AS l;
+SELECT m.list, l.key, l.value FROM unnest($3::text[]) AS m(list)
+         CROSS JOIN LATERAL (
+           SELECT key, plays AS value FROM play_card_rollups
+           WHERE server_id = $1 AND kind = $2 AND span = 'month'
+             AND bucket = (m.list::timestamp AT TIME ZONE 'UTC')
+           ORDER BY plays DESC, key LIMIT 25
+         ) AS l;

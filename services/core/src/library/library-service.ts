@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { StatisticsContext } from '../stats/statistics-context.js';
 import { episodesOf, itemDetails, seasonsOf } from './item-queries.js';
 import { libraryCards, libraryList } from './library-queries.js';
+import { ownPlaysOf, ownWindowOf, type OwnScope } from './own-plays.js';
 import { purgeItem, purgeLibrary, type PurgeResult } from './purge.js';
 import { recentlyAdded } from './recently-added.js';
 import { activityTimeline } from './timeline.js';
@@ -58,6 +59,18 @@ export class LibraryService {
     const item = await itemDetails(this.db, server.serverId, itemId);
     if (!item) throw AppError.notFound('Item not found');
     return [item];
+  }
+
+  /** A user's own all-time plays of each item or library (what a viewer's item and library pages show). */
+  async ownPlays(userId: string, scope: OwnScope, ids: string[], serverId?: string) {
+    const server = await this.context.requireServer(serverId);
+    return ownPlaysOf(this.db, server.serverId, userId, scope, ids);
+  }
+
+  /** A user's own plays of an item or library over the last hours (getGlobalItemStats for a viewer). */
+  async ownTotals(userId: string, scope: OwnScope, id: string, hours: number, serverId?: string) {
+    const server = await this.context.requireServer(serverId);
+    return ownWindowOf(this.db, server.serverId, userId, scope, id, hours);
   }
 
   seasons(seriesId: string, serverId?: string) {

@@ -1,3 +1,4 @@
+import { DownloadTickets } from '../export/download-tickets.js';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/load-config.js';
 import type { Database } from '../db/database.js';
@@ -43,6 +44,8 @@ export interface Services {
   backups: BackupService;
   /** CSV downloads of the history views and the users table. */
   exports: ExportService;
+  /** Single-use links a browser follows to save an export to disk. */
+  downloadTickets: DownloadTickets;
   /** A user's or the server's year in review (figures and the PNG card). */
   yearReview: YearReviewService;
   webhooks: WebhookService;
@@ -84,6 +87,7 @@ export function createServices(config: AppConfig, db: Database, logger: Logger, 
     history,
     allServers,
     exports: new ExportService(db, reads, statistics, allServers),
+    downloadTickets: new DownloadTickets(db),
     yearReview: new YearReviewService(db, reads),
     library: new LibraryService(db, reads, bus),
     backups: new BackupService(config, db, settings),

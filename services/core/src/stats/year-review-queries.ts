@@ -1,4 +1,6 @@
 import type { Database } from '../db/database.js';
+import { topOfRange, type WindowCount } from './card-windows.js';
+import { chartRollup } from './window-sql.js';
 
 /**
  * The SQL of the year in review. Every query takes $1 server id, $2 year, $3 time zone and (those that can be
@@ -13,32 +15,34 @@ const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND starte
 export const BINGE_GAP_MINUTES = 30;
 export const YEAR_TOP_LIMIT = 5;
 
+/** Rows (plays, seconds, genre) of `per_item` (item_id, series_id, plays, seconds): an item's genres, or its series' when it has none. */
+const TAGGED = `tagged AS (
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
+       UNION ALL
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
+       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
+     )`;
+
+/**
+ * Names the rows of `ranked` (kind 'item', 'series' or 'genre'; id, plays, seconds): from the items table or,
+ * for an item a sync removed, from one of its plays.
+ */
+const NAMED_RANKS = `SELECT r.kind, r.id, r.plays, r.seconds,
+       CASE WHEN r.kind = 'genre' THEN r.id ELSE COALESCE(i.name, named.name) END AS name,
+       CASE WHEN r.kind = 'series' THEN 'Series' ELSE COALESCE(i.type, named.type) END AS type
+     FROM ranked r
+     LEFT JOIN items i ON r.kind <> 'genre' AND i.server_id = $1 AND i.id = r.id
+     LEFT JOIN LATERAL (
+       SELECT CASE WHEN r.kind = 'series' THEN h.series_name ELSE h.item_name END AS name, h.item_type AS type
+       FROM playback_history h
+       WHERE r.kind <> 'genre' AND i.id IS NULL AND h.server_id = $1 AND (CASE WHEN r.kind = 'series' THEN h.series_id ELSE h.item_id END) = r.id
+       LIMIT 1
+     ) AS named ON true
+     ORDER BY r.kind, r.seconds DESC, r.plays DESC, name`;
+
 export interface Figures {
   plays: number;
   seconds: number;
-}
-
-/**
- * The server's figures for the year from the library quarter-hour rollup (play_rollups_by_library): totals,
- * the busiest day and the busiest hour of the day. Quarter hours keep time zones with half-hour offsets exact.
- */
-export async function serverYearFromRollups(db: Database, serverId: string, year: number, timeZone: string) {
-  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
-    `WITH quarters AS (
-       SELECT bucket AT TIME ZONE $3::text AS local, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM play_rollups_by_library WHERE server_id = $1 AND bucket >= ${YEAR_START} AND bucket < ${YEAR_END}
-       GROUP BY bucket
-     ), days AS (
-       SELECT to_char(local, 'YYYY-MM-DD') AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM quarters GROUP BY 1
-     ), hours AS (
-       SELECT extract(hour FROM local)::int::text AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM quarters GROUP BY 1
-     )
-     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM quarters
-     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
-     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
-    [serverId, year, timeZone],
-  );
-  return shapeBusiest(rows);
 }
 
 /** A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user). */
@@ -55,6 +59,44 @@ export async function userYearFromHistory(db: Database, serverId: string, year: 
      UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
      UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
     [serverId, year, timeZone, userId],
+  );
+  return shapeBusiest(rows);
+}
+
+/** The year's first moment and the next year's, in the zone. */
+export async function yearBounds(db: Database, year: number, timeZone: string): Promise<{ start: Date; end: Date }> {
+  const [row] = await db.query<{ start: Date; end: Date }>(
+    `SELECT make_timestamptz($1::int, 1, 1, 0, 0, 0, $2::text) AS start, make_timestamptz($1::int + 1, 1, 1, 0, 0, 0, $2::text) AS end`,
+    [year, timeZone],
+  );
+  return row!;
+}
+
+/**
+ * The server's figures for the year from the charts' levels (chartRollup: whole UTC hours from the library hour
+ * rollup where an hour is one local day-and-hour, quarter hours elsewhere): totals, the busiest day and the
+ * busiest hour of the day. A year reads about 8,800 hour rows per library.
+ */
+export async function serverYearFromCharts(db: Database, serverId: string, year: number, timeZone: string) {
+  const cells = chartRollup({
+    start: YEAR_START,
+    end: YEAR_END,
+    tz: '$3',
+    separator: ' ',
+    localKey: (local) => `to_char(${local}, 'YYYY-MM-DD"T"HH24')`,
+  });
+  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
+    `WITH cells AS (${cells}), local AS (
+       SELECT left(key, 10) AS day, substr(key, 12, 2)::int AS hour, plays, played_seconds AS seconds FROM cells
+     ), days AS (
+       SELECT day AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM local GROUP BY 1
+     ), hours AS (
+       SELECT hour::text AS key, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM local GROUP BY hour
+     )
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM local
+     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
+     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+    [serverId, year, timeZone],
   );
   return shapeBusiest(rows);
 }
@@ -105,29 +147,13 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
      ), top_series AS (
        SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
        GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
-     ), tagged AS (
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
-       UNION ALL
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
-       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
-     ), ranked AS (
+     ), ${TAGGED}, ranked AS (
        SELECT 'item' AS kind, id, plays, seconds FROM top_items
        UNION ALL SELECT 'series', id, plays, seconds FROM top_series
        UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
                   ORDER BY 4 DESC, 3 DESC, 2 LIMIT ${YEAR_TOP_LIMIT})
      )
-     SELECT r.kind, r.id, r.plays, r.seconds,
-       CASE WHEN r.kind = 'genre' THEN r.id ELSE COALESCE(i.name, named.name) END AS name,
-       CASE WHEN r.kind = 'series' THEN 'Series' ELSE COALESCE(i.type, named.type) END AS type
-     FROM ranked r
-     LEFT JOIN items i ON r.kind <> 'genre' AND i.server_id = $1 AND i.id = r.id
-     LEFT JOIN LATERAL (
-       SELECT CASE WHEN r.kind = 'series' THEN h.series_name ELSE h.item_name END AS name, h.item_type AS type
-       FROM playback_history h
-       WHERE r.kind <> 'genre' AND i.id IS NULL AND h.server_id = $1 AND (CASE WHEN r.kind = 'series' THEN h.series_id ELSE h.item_id END) = r.id
-       LIMIT 1
-     ) AS named ON true
-     ORDER BY r.kind, r.seconds DESC, r.plays DESC, name`,
+     ${NAMED_RANKS}`,
     [serverId, year, timeZone, userId],
   );
   const of = (kind: string): Ranked[] =>
@@ -139,6 +165,53 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
     series: of('series'),
     genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })),
   };
+}
+
+/**
+ * The server's top items and series of the year from the cards' rollups (topOfRange, ranked by watched time
+ * then plays): the items are the movies and tracks, the series are counted from their episodes, as the home
+ * page's cards count them. Undefined when a walk would be long (the caller reads the history instead).
+ */
+export async function serverTopsFromCards(db: Database, serverId: string, year: number, timeZone: string) {
+  const { start, end } = await yearBounds(db, year, timeZone);
+  const [movies, tracks, series] = await Promise.all(
+    (['Movie', 'Audio', 'Series'] as const).map((kind) => topOfRange(db, serverId, start, end, kind, 'seconds', YEAR_TOP_LIMIT)),
+  );
+  if (!movies || !tracks || !series) return undefined;
+  // The history pass ranked by seconds, plays, then id before it named the winners: the same cut here.
+  const cut = (rows: WindowCount[]) =>
+    [...rows]
+      .sort((a, b) => b.played_seconds - a.played_seconds || b.plays - a.plays || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .slice(0, YEAR_TOP_LIMIT)
+      .map((row) => ({ id: row.key, plays: row.plays, seconds: row.played_seconds }));
+  const ranked = [
+    ...cut([...movies, ...tracks]).map((row) => ({ kind: 'item', ...row })),
+    ...cut(series).map((row) => ({ kind: 'series', ...row })),
+  ];
+  const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
+    `WITH ranked AS (SELECT * FROM json_to_recordset($2::json) AS r(kind text, id text, plays int, seconds bigint))
+     ${NAMED_RANKS}`,
+    [serverId, JSON.stringify(ranked)],
+  );
+  const of = (kind: string): Ranked[] =>
+    rows
+      .filter((row) => row.kind === kind)
+      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
+  return { items: of('item'), series: of('series') };
+}
+
+/** The top genres of the year: the genres of each item played (or of its series when it has none). */
+export async function genresOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const rows = await db.query<{ genre: string; plays: number; seconds: number }>(
+    `WITH per_item AS MATERIALIZED (
+       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
+     ), ${TAGGED}
+     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM tagged GROUP BY genre
+     ORDER BY 3 DESC, 2 DESC, 1 LIMIT ${YEAR_TOP_LIMIT}`,
+    [serverId, year, timeZone, userId],
+  );
+  return rows.map((row) => ({ genre: row.genre, plays: row.plays, seconds: Number(row.seconds) }));
 }
 
 /**

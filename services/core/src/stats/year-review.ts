@@ -6,8 +6,10 @@ import { yearReviewPng } from './year-review-card.js';
 import {
   activeUsers,
   firstAndLast,
+  genresOfYear,
   longestBinge,
-  serverYearFromRollups,
+  serverTopsFromCards,
+  serverYearFromCharts,
   topsOfYear,
   userYearFromHistory,
   type Ranked,
@@ -17,9 +19,10 @@ const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, P
 
 /**
  * The year in review of a user or of the whole server. The server's totals, busiest day and hour come from
- * the library quarter-hour rollup; what needs the user or the item (a user's figures, top items, series and
- * genres, the longest binge) reads that year's plays through the history's indexes. Answers are cached with
- * the other statistics until the history changes.
+ * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups;
+ * genres (kept per item, not per play), the longest binge (runs of one user's plays) and a user's figures read
+ * that year's plays through the history's covering indexes. Answers are cached with the other statistics until
+ * the history changes.
  */
 export class YearReviewService {
   constructor(
@@ -43,6 +46,15 @@ export class YearReviewService {
     return { png: yearReviewPng(review, row?.name ?? 'Media server'), fileName: `reelstat-${review.Year}-${who}.png` };
   }
 
+  /** The server's tops: items and series from the cards' rollups, genres from one pass over the year's plays. */
+  private async serverTops(serverId: string, year: number, timeZone: string) {
+    const [cards, genres] = await Promise.all([
+      serverTopsFromCards(this.db, serverId, year, timeZone),
+      genresOfYear(this.db, serverId, year, timeZone, null),
+    ]);
+    return cards ? { ...cards, genres } : topsOfYear(this.db, serverId, year, timeZone, null);
+  }
+
   private async compute(serverId: string, { year, timeZone, userId }: { year: number; timeZone: string; userId: string | null }) {
     let userName: string | null = null;
     if (userId) {
@@ -54,10 +66,10 @@ export class YearReviewService {
       userName = user.name;
     }
     const [server, active, own, top, binge, ends] = await Promise.all([
-      serverYearFromRollups(this.db, serverId, year, timeZone),
+      serverYearFromCharts(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
-      topsOfYear(this.db, serverId, year, timeZone, userId),
+      userId ? topsOfYear(this.db, serverId, year, timeZone, userId) : this.serverTops(serverId, year, timeZone),
       longestBinge(this.db, serverId, year, timeZone, userId),
       firstAndLast(this.db, serverId, year, timeZone, userId),
     ]);

@@ -21,7 +21,8 @@ export function mediaServerItemUrl(base: string, id: string, serverId: string | 
   return `${base.replace(/\/$/, '')}/web/index.html#!/details?id=${encodeURIComponent(id)}${serverId ? `&serverId=${encodeURIComponent(serverId)}` : ''}`;
 }
 
-function NotFoundItem({ id }: { id: string }) {
+/** `viewer`: a viewer cannot ask the media server for an item (an administrator's sync), so no button. */
+function NotFoundItem({ id, viewer }: { id: string; viewer: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -38,7 +39,7 @@ function NotFoundItem({ id }: { id: string }) {
   return (
     <div className="card max-w-lg space-y-3" data-testid="item-not-found">
       <h1 className="text-xl font-semibold text-white">{t('items.notFound')}</h1>
-      {state.error ? (
+      {viewer ? null : state.error ? (
         <button type="button" className="btn-warning" disabled>
           {state.error}
         </button>
@@ -85,15 +86,19 @@ function Children({ item }: { item: Item }) {
   );
 }
 
-export default function ItemDetail() {
+/**
+ * An item's page. For a viewer (`viewer`), the API answers with their own plays of it (access 'own-plays',
+ * docs/security.md): no link to the media server (its address is an administrator's setting), no purge.
+ */
+export default function ItemDetail({ viewer = false }: { viewer?: boolean }) {
   const { t } = useTranslation();
   const { itemId = '' } = useParams();
   const item = useItemDetails(itemId);
-  const config = useConfig();
+  const config = useConfig(!viewer);
   const libraries = useLibraries();
   const [tab, setTab] = useState<Tab>('overview');
   if (item.isLoading) return <Panel isLoading>{null}</Panel>;
-  if (isNotFound(item.error) || (!item.error && !item.data)) return <NotFoundItem id={itemId} />;
+  if (isNotFound(item.error) || (!item.error && !item.data)) return <NotFoundItem id={itemId} viewer={viewer} />;
   if (item.error || !item.data)
     return (
       <Panel isLoading={false} error={item.error}>
@@ -107,7 +112,7 @@ export default function ItemDetail() {
     { id: 'overview', label: t('common.tabs.overview') },
     { id: 'activity', label: t('common.tabs.activity') },
   ];
-  if (data.archived) tabs.push({ id: 'options', label: t('common.tabs.options') });
+  if (data.archived && !viewer) tabs.push({ id: 'options', label: t('common.tabs.options') });
   return (
     <div>
       <nav aria-label={t('items.breadcrumbs')} className="mb-3 text-sm text-gray-400">
@@ -188,7 +193,7 @@ export default function ItemDetail() {
         </>
       )}
       {tab === 'activity' && <ActivityTable scope={{ kind: 'item', id: data.Id }} />}
-      {tab === 'options' && data.archived && <PurgeOptions target="item" id={data.Id} name={data.Name} />}
+      {tab === 'options' && data.archived && !viewer && <PurgeOptions target="item" id={data.Id} name={data.Name} />}
     </div>
   );
 }

@@ -16,15 +16,22 @@ import { LibraryCard } from './Libraries';
 const TABS = ['overview', 'items', 'activity', 'options'] as const;
 type Tab = (typeof TABS)[number];
 
-export default function LibraryDetail() {
+const VIEWER_TABS: readonly Tab[] = ['overview', 'activity'];
+
+/**
+ * A library's page. For a viewer (`viewer`), the API answers with their own plays (access 'own-plays',
+ * docs/security.md); the genres, last played, items and purge parts are administrators' and left out.
+ */
+export default function LibraryDetail({ viewer = false }: { viewer?: boolean }) {
   const { t } = useTranslation();
   const { libraryId = '' } = useParams();
   const library = useLibrary(libraryId);
-  const genres = useGenreLibraryStats(libraryId);
-  const lastPlayed = useLibraryLastPlayed(libraryId);
+  const genres = useGenreLibraryStats(libraryId, !viewer);
+  const lastPlayed = useLibraryLastPlayed(libraryId, !viewer);
   // The last-selected tab is remembered per library.
   const [stored, setTab] = usePreference<string>(STORAGE.libraryTab(libraryId), 'overview');
-  const tab: Tab = (TABS as readonly string[]).includes(stored) ? (stored as Tab) : 'overview';
+  const shown = viewer ? VIEWER_TABS : TABS;
+  const tab: Tab = (shown as readonly string[]).includes(stored) ? (stored as Tab) : 'overview';
   const data = library.data;
   return (
     <div>
@@ -37,28 +44,30 @@ export default function LibraryDetail() {
         label={t('libraries.tabs.label')}
         value={tab}
         onChange={setTab}
-        tabs={[
-          { id: 'overview', label: t('common.tabs.overview') },
-          { id: 'items', label: t('libraries.tabs.items') },
-          { id: 'activity', label: t('common.tabs.activity') },
-          { id: 'options', label: t('common.tabs.options') },
-        ]}
+        tabs={(
+          [
+            { id: 'overview', label: t('common.tabs.overview') },
+            { id: 'items', label: t('libraries.tabs.items') },
+            { id: 'activity', label: t('common.tabs.activity') },
+            { id: 'options', label: t('common.tabs.options') },
+          ] as const
+        ).filter((entry) => shown.includes(entry.id))}
       />
       {tab === 'overview' && (
         <>
           <GlobalStats scope={{ libraryid: libraryId }} />
-          <GenreRadars query={genres} />
+          {!viewer && <GenreRadars query={genres} />}
           {data && !data.archived && (
             <div className="mb-6 max-w-md">
               <LibraryCard library={data} />
             </div>
           )}
-          <LastPlayedGrid query={lastPlayed} />
+          {!viewer && <LastPlayedGrid query={lastPlayed} />}
         </>
       )}
-      {tab === 'items' && <LibraryItems libraryId={libraryId} />}
+      {tab === 'items' && !viewer && <LibraryItems libraryId={libraryId} />}
       {tab === 'activity' && <ActivityTable scope={{ kind: 'library', id: libraryId }} />}
-      {tab === 'options' && <PurgeOptions target="library" id={libraryId} name={data?.Name ?? ''} />}
+      {tab === 'options' && !viewer && <PurgeOptions target="library" id={libraryId} name={data?.Name ?? ''} />}
     </div>
   );
 }

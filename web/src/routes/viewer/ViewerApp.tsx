@@ -17,10 +17,13 @@ const StatCardGrid = lazy(() => import('../home/StatCards').then((module) => ({ 
 const SHARED_DAYS = 30;
 const NotFound = lazy(() => import('../NotFound'));
 const YearReview = lazy(() => import('../year-review/YearReview'));
+const ItemDetail = lazy(() => import('../items/ItemDetail'));
+const LibraryDetail = lazy(() => import('../libraries/LibraryDetail'));
 
 /**
  * What a viewer sees (docs/security.md, "Roles"): their own statistics, history and timeline, on one page with
- * tabs, and their own live sessions (the socket sends a viewer only theirs). No other users, no settings.
+ * tabs, and their own live sessions (the socket sends a viewer only theirs); the item and library pages their
+ * history links to, with their own plays. No other users, no settings.
  */
 function ViewerLayout({ me }: { me: MeAnswer }) {
   const { t } = useTranslation();
@@ -92,6 +95,9 @@ export function ViewerApp({ me }: { me: MeAnswer }) {
         children: [
           { path: '/', element: <OwnPage me={me} /> },
           { path: '/year-in-review', element: me.mediaUser ? <YearReview ownUserId={me.mediaUser.userId} /> : <OwnPage me={me} /> },
+          // Links from the viewer's history and timeline: the item or library with their own plays of it.
+          { path: '/libraries/item/:itemId', element: <ItemDetail viewer /> },
+          { path: '/libraries/:libraryId', element: <LibraryDetail viewer /> },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -18,6 +18,7 @@ import { walkAndHourChartLevels } from './0020-walk-and-hour-chart-levels.js';
 import { dayChartPrefixesAndCardIndexes } from './0021-day-chart-prefixes-and-card-indexes.js';
 import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
 import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
+import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   dayChartPrefixesAndCardIndexes,
   streamDetailsDictionary,
   redundantHistoryIndexes,
+  yearTopsAndDownloadTickets,
 ];
