@@ -1,4 +1,4 @@
-import { quarterCeil } from './time-window.js';
+import { hourCeil, quarterCeil } from './time-window.js';
 
 /**
  * Plays and seconds per (local hour of the day, library) over a window, for the hour chart, exact in any zone.
@@ -67,9 +67,4 @@ export function hourChartRollup(options: { start: string; tz: string; separator:
       SELECT ${rowKey('started_at', "COALESCE(library_id, '')")}, 1, played_seconds FROM playback_history
         WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT quarters FROM bounds)
     ) AS parts GROUP BY key HAVING sum(plays) > 0`;
-}
-
-/** First UTC hour boundary at or after a moment (SQL). */
-function hourCeil(moment: string): string {
-  return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
 }

@@ -21,6 +21,11 @@ export function quarterCeil(start: string): string {
   return `to_timestamp(ceil(extract(epoch FROM ${start}) / 900) * 900)`;
 }
 
+/** First UTC hour boundary at or after a moment (SQL). */
+export function hourCeil(moment: string): string {
+  return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
+}
+
 /** The "all time" choice of SPEC.md §9 (9999 days) and anything longer reads the all-time totals. */
 export const ALL_TIME_HOURS = 9999 * 24;
 

@@ -1,4 +1,4 @@
-import { quarterCeil } from './time-window.js';
+import { hourCeil, quarterCeil } from './time-window.js';
 
 /**
  * Sums over a window from the rollups, exact at any window start. Keys that do not depend on time (library,
@@ -107,9 +107,4 @@ export function chartRollup(options: {
 /** Last quarter-hour boundary at or before a moment (SQL). */
 function quarterFloor(moment: string): string {
   return `to_timestamp(floor(extract(epoch FROM ${moment}) / 900) * 900)`;
-}
-
-/** First UTC hour boundary at or after a moment (SQL). */
-function hourCeil(moment: string): string {
-  return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
 }
