@@ -1,8 +1,11 @@
 WITH bounds AS MATERIALIZED (
       SELECT start, quarters, to_timestamp(ceil(extract(epoch FROM quarters) / 3600) * 3600) AS hours FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 900) * 900) AS quarters FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS q
     ), months AS MATERIALIZED (
+      -- From the first month holding plays: an all-time window starts decades back, and each empty month would
+      -- cost its 96 keys and an index probe.
       SELECT m AS month FROM bounds,
-        generate_series(date_trunc('month', bounds.hours AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
+        LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_month_quarter WHERE server_id = $1)) AS first) AS f,
+        generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
       WHERE m AT TIME ZONE 'UTC' >= bounds.hours AND (
         SELECT count(DISTINCT ((d AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - d)
         FROM generate_series(m, m + interval '1 month', interval '1 day') AS d) = 1
@@ -22,13 +25,12 @@ WITH bounds AS MATERIALIZED (
       FROM months m, generate_series(0, 95) AS q
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      -- Each month's rows by key (LATERAL, OFFSET 0: not a scan of the whole level joined by hash).
+      -- The months' rows from their first on (one index range), each matched to its local key on both the month
+      -- and the quarter (a join filter on the month alone compared every month's keys with every row).
       SELECT mq.key || '' || r.library_id AS key, r.plays, r.played_seconds
-        FROM months m CROSS JOIN LATERAL (
-          SELECT quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
-          WHERE server_id = $1 AND bucket = m.month AT TIME ZONE 'UTC' OFFSET 0
-        ) AS r
-        JOIN month_quarters mq ON mq.bucket = m.month AT TIME ZONE 'UTC' AND mq.quarter = r.quarter
+        FROM play_rollups_by_library_month_quarter r
+        JOIN month_quarters mq ON mq.bucket = r.bucket AND mq.quarter = r.quarter
+        WHERE r.server_id = $1 AND r.bucket >= (SELECT min(month) AT TIME ZONE 'UTC' FROM months)
       UNION ALL
       SELECT hours.key || '' || r.library_id AS key, r.plays, r.played_seconds
         FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
