@@ -1,6 +1,6 @@
 WITH page AS (
          SELECT id FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 AND lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
-        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE $7
+        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE lower($7)
          ORDER BY lower(user_name) ASC, id ASC LIMIT 25 OFFSET 0
        )
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,

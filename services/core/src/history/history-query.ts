@@ -152,8 +152,10 @@ export function selectHistory(
   if (filters.userIds?.length) where.push(`user_id = ANY(${param(filters.userIds)}::text[])`);
   if (filters.from) where.push(`started_at >= ${param(filters.from.toISOString())}`);
   if (filters.to) where.push(`started_at <= ${param(filters.to.toISOString())}`);
-  const search = request.search.trim().toLowerCase();
-  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE ${param(`%${escapeLike(search)}%`)}`);
+  // Lower-cased by PostgreSQL like the text it is compared with, so both fold the same letters in any database
+  // locale (a C locale folds only ASCII: JavaScript's toLowerCase would fold an É the text keeps).
+  const search = request.search.trim();
+  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE lower(${param(`%${escapeLike(search)}%`)})`);
   return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
 }
 
