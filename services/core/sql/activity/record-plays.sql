@@ -4,9 +4,8 @@ WITH incoming AS (
          json_populate_record(NULL::playback_history, o.value) AS r
      ), json_values AS (
        SELECT DISTINCT ON (hash) hash, value FROM (
-         SELECT md5((value)::text)::uuid AS hash, value FROM (SELECT stream_details AS value FROM incoming UNION ALL SELECT transcoding_info FROM incoming) AS v
-         WHERE value IS NOT NULL
-       ) AS hashed ORDER BY hash
+     SELECT md5((value)::text)::uuid AS hash, value FROM (SELECT stream_details AS value FROM incoming UNION ALL SELECT transcoding_info FROM incoming) AS v WHERE value IS NOT NULL
+   ) AS hashed ORDER BY hash
      ), known_values AS (
        -- One lookup in the unique hash index per value (a join could scan the whole dictionary instead).
        SELECT * FROM (SELECT (SELECT d.id FROM play_json_values d WHERE d.hash = v.hash) AS id, v.hash FROM json_values v) AS k

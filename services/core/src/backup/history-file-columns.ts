@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { jsonValueHash, jsonValueOf } from '../history/json-values.js';
+import { distinctJsonValues, jsonValueHash, jsonValueIdByHash, jsonValueOf } from '../history/json-values.js';
 import { STAGING_SCHEMA } from './staging-tables.js';
 import { quoteIdent, type ColumnInfo } from './table-columns.js';
 
@@ -14,6 +14,9 @@ const JSON_COLUMNS: ReadonlyArray<{ live: string; file: string }> = [
   { live: 'stream_details_id', file: 'stream_details' },
   { live: 'transcoding_info_id', file: 'transcoding_info' },
 ];
+
+/** The live dictionary, named with its schema: a restore's search path may hold the staging schema. */
+const DICTIONARY = 'public.play_json_values';
 
 /** Where a restore loads the history's rows as the file has them, before their values get their ids. */
 export const STAGED_HISTORY_FILE = `${STAGING_SCHEMA}.playback_history_file`;
@@ -53,19 +56,15 @@ export async function createHistoryFileTable(client: pg.Client): Promise<void> {
  * with ids in place of values. One pass each, set-based; the file table is dropped after.
  */
 export async function moveHistoryFromFile(client: pg.Client, columns: readonly string[]): Promise<void> {
-  const values = JSON_COLUMNS.map(
-    ({ file }) => `SELECT ${quoteIdent(file)} AS value FROM ${STAGED_HISTORY_FILE} WHERE ${quoteIdent(file)} IS NOT NULL`,
-  );
+  const values = JSON_COLUMNS.map(({ file }) => `SELECT ${quoteIdent(file)} AS value FROM ${STAGED_HISTORY_FILE}`);
   await client.query(
-    `INSERT INTO public.play_json_values (hash, value)
-     SELECT DISTINCT ON (hash) hash, value FROM (SELECT ${jsonValueHash('value')} AS hash, value FROM (${values.join(' UNION ALL ')}) AS v) AS hashed
-     ORDER BY hash
+    `INSERT INTO ${DICTIONARY} (hash, value) ${distinctJsonValues(values.join(' UNION ALL '))}
      ON CONFLICT (hash) DO NOTHING`,
   );
   const target = columns.map((name) => JSON_COLUMNS.find((c) => c.file === name)?.live ?? name);
   const source = columns.map((name) =>
     JSON_COLUMNS.some((c) => c.file === name)
-      ? `(SELECT d.id FROM public.play_json_values d WHERE d.hash = ${jsonValueHash(`f.${quoteIdent(name)}`)})`
+      ? jsonValueIdByHash(jsonValueHash(`f.${quoteIdent(name)}`), DICTIONARY)
       : `f.${quoteIdent(name)}`,
   );
   await client.query(

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
-import { jsonValueHash } from './json-values.js';
+import { distinctJsonValues, jsonValueHash, jsonValueIdByHash } from './json-values.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
@@ -58,13 +58,10 @@ const jsonField = (name: string) => `NULLIF((o.value -> '${name}')::jsonb, 'null
  * (which, unlike DO NOTHING, returns a row committed after this statement's snapshot) gives it the same id.
  */
 const JSON_VALUE_IDS = `json_values AS (
-       SELECT DISTINCT ON (hash) hash, value FROM (
-         SELECT ${jsonValueHash('value')} AS hash, value FROM (SELECT stream_details AS value FROM incoming UNION ALL SELECT transcoding_info FROM incoming) AS v
-         WHERE value IS NOT NULL
-       ) AS hashed ORDER BY hash
+       ${distinctJsonValues('SELECT stream_details AS value FROM incoming UNION ALL SELECT transcoding_info FROM incoming')}
      ), known_values AS (
        -- One lookup in the unique hash index per value (a join could scan the whole dictionary instead).
-       SELECT * FROM (SELECT (SELECT d.id FROM play_json_values d WHERE d.hash = v.hash) AS id, v.hash FROM json_values v) AS k
+       SELECT * FROM (SELECT ${jsonValueIdByHash('v.hash')} AS id, v.hash FROM json_values v) AS k
        WHERE id IS NOT NULL
      ), new_values AS (
        INSERT INTO play_json_values AS d (hash, value)
