@@ -88,6 +88,14 @@ export async function globalStats(db: Database, serverId: string, scope: Scope, 
   return { Plays: Math.max(0, row?.plays ?? 0), total_playback_duration: Math.max(0, row?.played_seconds ?? 0) };
 }
 
+/** Rows (plays, seconds, genre) of `per_item` (item_id, series_id, plays, seconds): an item's genres, or its series' when it has none. */
+export const GENRE_TAGGED_PLAYS = `tagged AS (
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
+       UNION ALL
+       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
+       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
+     )`;
+
 /** The 15 genres of SPEC.md §9 radar charts: the top 15 by watched seconds and the top 15 by plays (union). */
 export const GENRE_LIMIT = 15;
 
@@ -108,15 +116,10 @@ function topGenres(rows: Array<{ genre: string; plays: number; played_seconds: n
 export async function userGenres(db: Database, serverId: string, userId: string) {
   const rows = await db.query<{ genre: string; plays: number; played_seconds: number }>(
     `WITH per_item AS (
-       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
        FROM playback_history WHERE server_id = $1 AND user_id = $2 GROUP BY item_id, series_id
-     ), tagged AS (
-       SELECT p.plays, p.played_seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
-       UNION ALL
-       SELECT p.plays, p.played_seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
-       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
-     )
-     SELECT genre, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM tagged GROUP BY genre`,
+     ), ${GENRE_TAGGED_PLAYS}
+     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS played_seconds FROM tagged GROUP BY genre`,
     [serverId, userId],
   );
   return topGenres(rows);

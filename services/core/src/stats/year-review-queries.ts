@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
+import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
 import { chartRollup } from './window-sql.js';
 
 /**
@@ -14,14 +15,6 @@ const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND starte
 /** A binge: plays of one user, each starting at most this long after the previous one ended. */
 export const BINGE_GAP_MINUTES = 30;
 export const YEAR_TOP_LIMIT = 5;
-
-/** Rows (plays, seconds, genre) of `per_item` (item_id, series_id, plays, seconds): an item's genres, or its series' when it has none. */
-const TAGGED = `tagged AS (
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
-       UNION ALL
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
-       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
-     )`;
 
 /**
  * Names the rows of `ranked` (kind 'item', 'series' or 'genre'; id, plays, seconds): from the items table or,
@@ -147,7 +140,7 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
      ), top_series AS (
        SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
        GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
-     ), ${TAGGED}, ranked AS (
+     ), ${GENRE_TAGGED_PLAYS}, ranked AS (
        SELECT 'item' AS kind, id, plays, seconds FROM top_items
        UNION ALL SELECT 'series', id, plays, seconds FROM top_series
        UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
@@ -206,7 +199,7 @@ export async function genresOfYear(db: Database, serverId: string, year: number,
     `WITH per_item AS MATERIALIZED (
        SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
        FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
-     ), ${TAGGED}
+     ), ${GENRE_TAGGED_PLAYS}
      SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM tagged GROUP BY genre
      ORDER BY 3 DESC, 2 DESC, 1 LIMIT ${YEAR_TOP_LIMIT}`,
     [serverId, year, timeZone, userId],
