@@ -1,15 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { expect, test } from '@playwright/test';
-import Provider from 'oidc-provider';
 import { simKey, simUrl } from './helpers.js';
 import { freePort, startReelstat, type Started } from './stack.js';
+import { startTestProvider, TEST_CLIENT_ID, type TestAccount } from '../../scripts/test/oidc-test-provider.js';
 
 /**
  * The "Sign in with …" button in a browser, against the real, certified `oidc-provider` started here with a
  * sign-in page of its own (a form, as Authelia or Pocket ID show one), and a Reelstat of its own started with
  * `OIDC_*` (the suite's shared instance has no OpenID provider). Members of `reelstat-admins` become admin.
  */
-const ACCOUNTS: Record<string, { preferred_username: string; email: string; groups: string[] }> = {
+const ACCOUNTS: Record<string, TestAccount> = {
   'sub-root': { preferred_username: 'root', email: 'root@example.org', groups: ['family', 'reelstat-admins'] },
 };
 const CLIENT_SECRET = 'an-e2e-client-secret-of-forty-characters!';
@@ -28,62 +28,31 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(body);
 }
 
-/** The provider on `port`, with one client whose redirect URI is Reelstat's callback. */
+/** The provider on `port`, with one client whose redirect URI is Reelstat's callback, and a sign-in form. */
 async function startProvider(port: number, redirectUri: string): Promise<Server> {
-  const oidc = new Provider(`http://127.0.0.1:${port}`, {
-    clients: [
-      {
-        client_id: 'reelstat',
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [redirectUri],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { openid: ['sub'], profile: ['preferred_username', 'name'], email: ['email'], groups: ['groups'] },
-    scopes: ['openid', 'profile', 'email', 'groups'],
-    findAccount: (_context, id) => {
-      const account = ACCOUNTS[id];
-      return account ? { accountId: id, claims: () => ({ sub: id, name: account.preferred_username, ...account }) } : undefined;
-    },
-    interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
-    cookies: { keys: ['oidc-e2e-cookie-key'] },
-  });
-  // The sign-in page: a username, "Sign in" or "Refuse". Consent is given at once (a first-party client).
-  const interaction = async (req: IncomingMessage, res: ServerResponse) => {
-    const details = await oidc.interactionDetails(req, res);
-    if (details.prompt.name === 'login' && req.method === 'GET') {
+  // The sign-in page: an account, "Sign in" or "Refuse".
+  const signIn = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET') {
       page(
         res,
         `<h1>Provider sign-in</h1><form method="post"><label>Account <input name="account"></label>
          <button name="choice" value="sign-in">Sign in</button><button name="choice" value="refuse">Refuse</button></form>`,
       );
-      return;
+      return undefined;
     }
-    if (details.prompt.name === 'login') {
-      const form = await readForm(req);
-      const result =
-        form.get('choice') === 'refuse'
-          ? { error: 'access_denied', error_description: 'The account is not allowed to use this application' }
-          : { login: { accountId: form.get('account') ?? '' } };
-      await oidc.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
-      return;
-    }
-    const grant = new oidc.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-    grant.addOIDCScope(String(details.params.scope));
-    await oidc.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    const form = await readForm(req);
+    return form.get('choice') === 'refuse'
+      ? { error: 'access_denied', error_description: 'The account is not allowed to use this application' }
+      : { login: { accountId: form.get('account') ?? '' } };
   };
-  const callback = oidc.callback();
-  const server = createServer((req, res) => {
-    if (req.url?.startsWith('/interaction/'))
-      interaction(req, res).catch((error: unknown) => {
-        res.statusCode = 500;
-        res.end(String(error));
-      });
-    else void callback(req, res);
+  const { server } = await startTestProvider({
+    port,
+    redirectUri,
+    clientSecret: CLIENT_SECRET,
+    accounts: ACCOUNTS,
+    cookieKey: 'oidc-e2e-cookie-key',
+    signIn,
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return server;
 }
 
@@ -97,7 +66,7 @@ test.beforeAll(async () => {
       MEDIA_SERVER_URL: simUrl(),
       MEDIA_SERVER_API_KEY: simKey(),
       OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
-      OIDC_CLIENT_ID: 'reelstat',
+      OIDC_CLIENT_ID: TEST_CLIENT_ID,
       OIDC_CLIENT_SECRET: CLIENT_SECRET,
       OIDC_ADMIN_GROUPS: 'reelstat-admins',
       OIDC_LABEL: 'Pocket ID',

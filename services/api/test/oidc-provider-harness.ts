@@ -1,12 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Provider from 'oidc-provider';
+import { startTestProvider, TEST_CLIENT_ID, type TestAccount } from '../../../scripts/test/oidc-test-provider.js';
 
-/** A person the provider knows: their claims, as an identity provider (Authelia, Keycloak…) would send them. */
-export interface TestAccount {
-  preferred_username: string;
-  email: string;
-  groups: string[];
-}
+export type { TestAccount };
 
 export interface OidcProviderHarness {
   issuer: string;
@@ -21,68 +15,30 @@ export interface OidcProviderHarness {
 }
 
 /**
- * The real, certified `oidc-provider` package, started on `port` with one confidential client whose redirect URI
- * is `redirectUri`. Its sign-in and consent pages are replaced by an interaction that signs in the account the
- * test names (the provider's own checks — PKCE, state, nonce, code, tokens, keys — are all its own).
+ * The real, certified `oidc-provider` (scripts/test/oidc-test-provider.ts), started on `port` with one
+ * confidential client whose redirect URI is `redirectUri`. Its sign-in page is replaced by an interaction that
+ * signs in the account the test names.
  */
 export async function startOidcProvider(
   port: number,
   redirectUri: string,
   accounts: Record<string, TestAccount>,
 ): Promise<OidcProviderHarness> {
-  const issuer = `http://127.0.0.1:${port}`;
-  const clientId = 'reelstat';
   const clientSecret = 'a-client-secret-of-forty-characters-long!';
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uris: [redirectUri],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { openid: ['sub'], profile: ['preferred_username', 'name'], email: ['email'], groups: ['groups'] },
-    scopes: ['openid', 'profile', 'email', 'groups'],
-    findAccount: (_context, id) => {
-      const account = accounts[id];
-      return account ? { accountId: id, claims: () => ({ sub: id, name: account.preferred_username, ...account }) } : undefined;
-    },
-    interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
-    cookies: { keys: ['oidc-provider-harness-cookie-key'] },
-  });
-  provider.on('server_error', (_context, error) => console.error('oidc-provider', error));
   // The account the next sign-in is for (one browser at a time in these tests).
   let signingIn = '';
-  const providerCallback = provider.callback();
-  const interaction = async (req: IncomingMessage, res: ServerResponse) => {
-    const details = await provider.interactionDetails(req, res);
-    if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: signingIn } }, { mergeWithLastSubmission: false });
-      return;
-    }
-    const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-    grant.addOIDCScope(String(details.params.scope));
-    const grantId = await grant.save();
-    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-  };
-  const server: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/interaction/')) {
-      interaction(req, res).catch((error: unknown) => {
-        res.statusCode = 500;
-        res.end(String(error));
-      });
-    } else {
-      void providerCallback(req, res);
-    }
+  const { issuer, server } = await startTestProvider({
+    port,
+    redirectUri,
+    clientSecret,
+    accounts,
+    cookieKey: 'oidc-provider-harness-cookie-key',
+    signIn: () => Promise.resolve({ login: { accountId: signingIn } }),
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 
   return {
     issuer,
-    clientId,
+    clientId: TEST_CLIENT_ID,
     clientSecret,
     async signIn(authorizationUrl, account) {
       signingIn = account;
