@@ -55,7 +55,11 @@ ORDER BY server_id, library_id, bucket, play_method;
 DROP TABLE ${table}_0025;`;
 
 const trigger = (name: string, operation: 'INSERT' | 'UPDATE' | 'DELETE', fn: string) => {
-  const tables = { INSERT: 'NEW TABLE AS added_rows', UPDATE: 'OLD TABLE AS previous_rows NEW TABLE AS added_rows', DELETE: 'OLD TABLE AS removed_rows' };
+  const tables = {
+    INSERT: 'NEW TABLE AS added_rows',
+    UPDATE: 'OLD TABLE AS previous_rows NEW TABLE AS added_rows',
+    DELETE: 'OLD TABLE AS removed_rows',
+  };
   return `CREATE TRIGGER ${name}_${operation.toLowerCase()} AFTER ${operation} ON play_rollups
   REFERENCING ${tables[operation]} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`;
 };
