@@ -1,36 +1,30 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../database.js';
+import { describe, expect, it } from 'vitest';
 import { queryHistory, type HistoryRequest } from '../../history/history-query.js';
 import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
 import { deletePlays } from '../../history/delete-plays.js';
 import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { totalsDelta } from '../../history/rollup-sql.js';
 import { playMethodWindow } from '../../stats/scope-queries.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { beforeMigration } from '../../test-support/migration-test.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
-import { migrations } from './index.js';
 
 const CLIENTS = ['Jellyfin Web', 'Kodi', null];
 const METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
 const LIBRARIES = ['movies', 'shows', null];
 
 describe('migration 0026: history indexes and rollups without what no reader needs', () => {
-  let database: TestDatabase;
-  let db: Database;
-  const serverId = randomUUID();
-  const context = () => ({
-    queryInterface: db.sequelize.getQueryInterface(),
-    sql: async (text: string) => void (await db.sequelize.query(text)),
-  });
+  const setting = beforeMigration(storageSecondPass);
+  const { serverId } = setting;
   const page = (sort: HistoryRequest['sort'], desc: boolean, filters: HistoryRequest['filters'] = {}) =>
-    queryHistory(db, serverId, { scope: { kind: 'all' }, page: 1, size: 100, search: '', sort, desc, filters }).then((answer) =>
+    queryHistory(setting.db(), serverId, { scope: { kind: 'all' }, page: 1, size: 100, search: '', sort, desc, filters }).then((answer) =>
       answer.results.flatMap((row) => (row.results.length ? row.results : [row]).map((play) => play.Id)),
     );
   /** What the readers of the changed indexes and rollups answer. */
   const answers = async () => ({
     methodWindows: await Promise.all(
-      [1, 24 * 3, 24 * 400].flatMap((hours) => ['movies', 'shows', ''].map((library) => playMethodWindow(db, serverId, library, hours))),
+      [1, 24 * 3, 24 * 400].flatMap((hours) =>
+        ['movies', 'shows', ''].map((library) => playMethodWindow(setting.db(), serverId, library, hours)),
+      ),
     ),
     pages: await Promise.all(
       [false, true].flatMap((desc) => [
@@ -40,25 +34,13 @@ describe('migration 0026: history indexes and rollups without what no reader nee
         page('ActivityDateInserted', desc, { playMethods: ['DirectPlay', 'DirectStream'] }),
       ]),
     ),
-    firstMonitored: await db.query(`SELECT min(started_at) AS at FROM playback_history WHERE server_id = $1 AND source = 'monitor'`, [
-      serverId,
-    ]),
-  });
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    for (const migration of migrations.slice(0, migrations.indexOf(storageSecondPass))) await migration.up(context());
-    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
-      serverId,
-    ]);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
+    firstMonitored: await setting
+      .db()
+      .query(`SELECT min(started_at) AS at FROM playback_history WHERE server_id = $1 AND source = 'monitor'`, [serverId]),
   });
 
   it('sums the rollups over their clients, keeps every level exact and every reader answering the same, and drops the indexes', async () => {
+    const db = setting.db();
     // Plays as the writer before 0026 stored them: rollups per client too.
     const now = Date.now();
     for (let i = 0; i < 120; i += 1) {
@@ -91,7 +73,7 @@ describe('migration 0026: history indexes and rollups without what no reader nee
     expect(clients).toBeGreaterThan(0);
     const before = await answers();
 
-    await storageSecondPass.up(context());
+    await storageSecondPass.up(setting.context());
 
     expect(await findRollupDifferences(db)).toEqual([]);
     expect(await answers()).toEqual(before);
