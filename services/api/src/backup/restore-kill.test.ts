@@ -93,9 +93,9 @@ describe('restore killed with SIGKILL', () => {
     await db.query(`UPDATE items SET name = 'before the restore' RETURNING 1`);
     await db.query(`DELETE FROM play_rollups RETURNING 1`);
     await db.query(`DELETE FROM play_totals RETURNING 1`);
-    await db.query(`INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)
-      SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900), COALESCE(library_id, ''), COALESCE(client, ''), play_method, count(*), sum(played_seconds)
-      FROM playback_history GROUP BY 1, 2, 3, 4, 5 RETURNING 1`);
+    await db.query(`INSERT INTO play_rollups (server_id, bucket, library_id, play_method, plays, played_seconds)
+      SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900), COALESCE(library_id, ''), play_method, count(*), sum(played_seconds)
+      FROM playback_history GROUP BY 1, 2, 3, 4 RETURNING 1`);
     const before = await tableChecksums(db);
     const shape = await schemaShape(db);
 

@@ -18,7 +18,7 @@ WITH incoming AS (
      ), value_ids AS (
        SELECT id, hash FROM known_values UNION ALL SELECT id, hash FROM new_values
      ), previous AS (
-       SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.play_method, h.played_seconds FROM playback_history h
+       SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds FROM playback_history h
        JOIN incoming i ON h.server_id = i.server_id AND h.play_key = i.play_key
      ), written AS (
        INSERT INTO playback_history AS h (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
@@ -35,17 +35,17 @@ WITH incoming AS (
        ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
          paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
        WHERE EXCLUDED.ended_at > h.ended_at
-       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.play_method, h.played_seconds, (xmax = 0) AS inserted
+       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds, (xmax = 0) AS inserted
      ), changes AS (
-       SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds, 1 AS weight FROM written
+       SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, play_method, played_seconds, 1 AS weight FROM written
        UNION ALL
-       SELECT p.server_id, p.started_at, p.user_id, p.item_id, p.series_id, p.season_id, p.library_id, p.client, p.play_method, p.played_seconds, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
+       SELECT p.server_id, p.started_at, p.user_id, p.item_id, p.series_id, p.season_id, p.library_id, p.play_method, p.played_seconds, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
      ), rolled_up AS (
-       INSERT INTO play_rollups AS r (server_id, bucket, library_id, client, play_method, plays, played_seconds)
-       SELECT * FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id, COALESCE(client, '') AS client,
+       INSERT INTO play_rollups AS r (server_id, bucket, library_id, play_method, plays, played_seconds)
+       SELECT * FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id,
       play_method, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
-    FROM changes GROUP BY 1, 2, 3, 4, 5 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0) AS delta ORDER BY 2, 3, 4, 5
-       ON CONFLICT (server_id, bucket, library_id, client, play_method)
+    FROM changes GROUP BY 1, 2, 3, 4 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0) AS delta ORDER BY 3, 2, 4
+       ON CONFLICT (server_id, library_id, bucket, play_method)
        DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
      ), totalled AS (

@@ -1,13 +1,12 @@
 WITH deleted AS (
        DELETE FROM playback_history h WHERE h.server_id = $1 AND (h.id = ANY($2::bigint[]))
-       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
+       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, play_method, played_seconds
      ), rolled_up AS (
        UPDATE play_rollups r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
-       FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id, COALESCE(client, '') AS client,
+       FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id,
       play_method, sum(1)::int AS plays, sum(1 * played_seconds)::bigint AS played_seconds
-    FROM deleted GROUP BY 1, 2, 3, 4, 5 HAVING sum(1) <> 0 OR sum(1 * played_seconds) <> 0) AS d
-       WHERE r.server_id = d.server_id AND r.bucket = d.bucket AND r.library_id = d.library_id AND r.client = d.client
-         AND r.play_method = d.play_method
+    FROM deleted GROUP BY 1, 2, 3, 4 HAVING sum(1) <> 0 OR sum(1 * played_seconds) <> 0) AS d
+       WHERE r.server_id = d.server_id AND r.bucket = d.bucket AND r.library_id = d.library_id AND r.play_method = d.play_method
        RETURNING 1
      ), totalled AS (
        UPDATE play_totals t SET plays = t.plays - d.plays, played_seconds = t.played_seconds - d.played_seconds

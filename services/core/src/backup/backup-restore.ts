@@ -352,10 +352,10 @@ async function checkKeysAndReferences(
 async function buildRollups(client: pg.Client, staging: StagingTables): Promise<void> {
   const into = (table: string) => `${STAGING_SCHEMA}.${quoteIdent(table)}`;
   await client.query(
-    `INSERT INTO ${into('play_rollups')} (server_id, bucket, library_id, client, play_method, plays, played_seconds) ${rollupDelta(into('playback_history'))}`,
+    `INSERT INTO ${into('play_rollups')} (server_id, bucket, library_id, play_method, plays, played_seconds) ${rollupDelta(into('playback_history'))}`,
   );
   await client.query(
-    `INSERT INTO ${into('play_rollups_daily')} (server_id, bucket, library_id, client, play_method, plays, played_seconds) ${dailyRollupsFrom(into('play_rollups'))}`,
+    `INSERT INTO ${into('play_rollups_daily')} (server_id, bucket, library_id, play_method, plays, played_seconds) ${dailyRollupsFrom(into('play_rollups'))}`,
   );
   // The chart levels (0013): staged play_rollups has no triggers yet (they are added last), so they are filled here.
   await client.query(

@@ -171,9 +171,13 @@ export class StagingTables {
       await this.client.query(`SET LOCAL search_path = pg_catalog`);
       const oid = `'${live(table).replace(/'/g, "''")}'::regclass`;
       const constraints = await this.client.query<{ name: string; type: string; definition: string; references: string | null }>(
-        `SELECT conname AS name, contype AS type, pg_get_constraintdef(oid) AS definition,
+        // A key's index options (a fill factor: migration 0026) are not part of pg_get_constraintdef's text.
+        `SELECT conname AS name, contype AS type,
+                pg_get_constraintdef(k.oid) || CASE WHEN contype IN ('p', 'u') AND i.reloptions IS NOT NULL AND pg_get_constraintdef(k.oid) NOT LIKE '% WITH (%'
+                  THEN ' WITH (' || array_to_string(i.reloptions, ', ') || ')' ELSE '' END AS definition,
                 CASE WHEN contype = 'f' THEN confrelid::regclass::text END AS references
-         FROM pg_constraint WHERE conrelid = ${oid} AND contype IN ('p', 'u', 'x', 'f') ORDER BY contype DESC, conname`,
+         FROM pg_constraint k LEFT JOIN pg_class i ON i.oid = k.conindid AND k.contype IN ('p', 'u')
+         WHERE conrelid = ${oid} AND contype IN ('p', 'u', 'x', 'f') ORDER BY contype DESC, conname`,
       );
       const indexes = await this.client.query<{ name: string; definition: string }>(
         `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid

@@ -23,12 +23,11 @@ export async function deletePlays(
   const [row] = await db.query<{ deleted: number; plays: PlayIds[] | null }>(
     `WITH deleted AS (
        DELETE FROM playback_history h WHERE h.server_id = $1 AND (${where})
-       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, play_method, played_seconds
+       RETURNING server_id, started_at, user_id, item_id, series_id, season_id, library_id, play_method, played_seconds
      ), rolled_up AS (
        UPDATE play_rollups r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
        FROM (${rollupDelta('deleted')}) AS d
-       WHERE r.server_id = d.server_id AND r.bucket = d.bucket AND r.library_id = d.library_id AND r.client = d.client
-         AND r.play_method = d.play_method
+       WHERE r.server_id = d.server_id AND r.bucket = d.bucket AND r.library_id = d.library_id AND r.play_method = d.play_method
        RETURNING 1
      ), totalled AS (
        UPDATE play_totals t SET plays = t.plays - d.plays, played_seconds = t.played_seconds - d.played_seconds

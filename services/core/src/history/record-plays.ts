@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { distinctJsonValues, jsonValueHash, jsonValueIdByHash } from './json-values.js';
-import { rollupDelta, totalsDelta } from './rollup-sql.js';
+import { ROLLUP_KEY, rollupDelta, totalsDelta } from './rollup-sql.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
 export type PlaySource = 'monitor' | 'playback_reporting' | 'restore';
@@ -153,7 +153,6 @@ export async function writeHistory(
     'series_id',
     'season_id',
     'library_id',
-    'client',
     'play_method',
     'played_seconds',
   ];
@@ -198,9 +197,9 @@ export async function writeHistory(
        UNION ALL
        SELECT ${of('p')}, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
      ), rolled_up AS (
-       INSERT INTO play_rollups AS r (server_id, bucket, library_id, client, play_method, plays, played_seconds)
-       SELECT * FROM (${rollupDelta('changes', 'weight')}) AS delta ORDER BY 2, 3, 4, 5
-       ON CONFLICT (server_id, bucket, library_id, client, play_method)
+       INSERT INTO play_rollups AS r (server_id, bucket, library_id, play_method, plays, played_seconds)
+       SELECT * FROM (${rollupDelta('changes', 'weight')}) AS delta ORDER BY 3, 2, 4
+       ON CONFLICT (${ROLLUP_KEY})
        DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
      ), totalled AS (

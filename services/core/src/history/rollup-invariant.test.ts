@@ -89,7 +89,7 @@ describe('the rollup invariant', () => {
     expect(differences).toEqual([
       expect.objectContaining({
         level: 'daily',
-        key: '2026-03-01 shows Jellyfin Web DirectPlay',
+        key: '2026-03-01 shows DirectPlay',
         expectedSeconds: 2450,
         storedSeconds: 2457,
       }),
@@ -98,7 +98,7 @@ describe('the rollup invariant', () => {
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_quarter_hour', key: '2026-03-01T23:45Z shows', storedSeconds: 2457 }),
-      expect.objectContaining({ level: 'quarter_hour', key: '2026-03-01T23:45Z shows Jellyfin Web DirectPlay', storedSeconds: 2457 }),
+      expect.objectContaining({ level: 'quarter_hour', key: '2026-03-01T23:45Z shows DirectPlay', storedSeconds: 2457 }),
       expect.objectContaining({ level: 'totals', key: 'user u2', expectedPlays: 1, storedPlays: 2 }),
     ]);
     const { code, stdout } = await checkRollups();

@@ -37,7 +37,7 @@ export interface RollupDifference {
     | 'card_viewers'
     | 'card_viewer_counts';
   serverId: string;
-  /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
+  /** The row's key: bucket/library/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
   expectedPlays: number;
   expectedSeconds: number;
@@ -71,14 +71,14 @@ WITH history AS (
   SELECT * FROM playback_history WHERE $1::uuid IS NULL OR server_id = $1::uuid
 ), quarter_expected AS (${rollupDelta('history')}),
 quarter_stored AS (
-  SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups
+  SELECT server_id, bucket, library_id, play_method, plays, played_seconds FROM play_rollups
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), daily_expected AS (
-  SELECT server_id, ${DAY('bucket')} AS bucket, library_id, client, play_method, sum(plays)::int AS plays,
+  SELECT server_id, ${DAY('bucket')} AS bucket, library_id, play_method, sum(plays)::int AS plays,
     sum(played_seconds)::bigint AS played_seconds
-  FROM quarter_expected GROUP BY 1, 2, 3, 4, 5
+  FROM quarter_expected GROUP BY 1, 2, 3, 4
 ), daily_stored AS (
-  SELECT server_id, bucket, library_id, client, play_method, plays, played_seconds FROM play_rollups_daily
+  SELECT server_id, bucket, library_id, play_method, plays, played_seconds FROM play_rollups_daily
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), ${libraryLevel('library_quarter', 'play_rollups_by_library', (column) => column)},
 ${libraryLevel('library_hourly', 'play_rollups_by_library_hourly', HOUR)},
@@ -112,17 +112,17 @@ viewer_counts_stored AS (
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
-    COALESCE(e.client, s.client), COALESCE(e.play_method, s.play_method)) AS key,
+    COALESCE(e.play_method, s.play_method)) AS key,
   COALESCE(e.plays, 0) AS expected_plays, COALESCE(e.played_seconds, 0) AS expected_seconds,
   COALESCE(s.plays, 0) AS stored_plays, COALESCE(s.played_seconds, 0) AS stored_seconds
-FROM quarter_expected e FULL JOIN quarter_stored s USING (server_id, bucket, library_id, client, play_method)
+FROM quarter_expected e FULL JOIN quarter_stored s USING (server_id, bucket, library_id, play_method)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
 UNION ALL
 SELECT 'daily', COALESCE(e.server_id, s.server_id),
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.library_id, s.library_id),
-    COALESCE(e.client, s.client), COALESCE(e.play_method, s.play_method)),
+    COALESCE(e.play_method, s.play_method)),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM daily_expected e FULL JOIN daily_stored s USING (server_id, bucket, library_id, client, play_method)
+FROM daily_expected e FULL JOIN daily_stored s USING (server_id, bucket, library_id, play_method)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
 UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
 UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}

@@ -26,21 +26,28 @@ export function totalsDelta(source: string, weight = '1'): string {
     ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0`;
 }
 
-/** Rows (server_id, bucket, library_id, client, play_method, plays, played_seconds) for play_rollups; `weight` as in totalsDelta. */
+/**
+ * Rows (server_id, bucket, library_id, play_method, plays, played_seconds) for play_rollups (per UTC quarter hour,
+ * library and play method; migration 0026 took the client out: no reader asked for it, and the clients' cards
+ * read play_card_rollups); `weight` as in totalsDelta.
+ */
 export function rollupDelta(source: string, weight = '1'): string {
-  return `SELECT server_id, ${quarterHour('started_at')} AS bucket, COALESCE(library_id, '') AS library_id, COALESCE(client, '') AS client,
+  return `SELECT server_id, ${quarterHour('started_at')} AS bucket, COALESCE(library_id, '') AS library_id,
       play_method, sum(${weight})::int AS plays, sum(${weight} * played_seconds)::bigint AS played_seconds
-    FROM ${source} GROUP BY 1, 2, 3, 4, 5 HAVING sum(${weight}) <> 0 OR sum(${weight} * played_seconds) <> 0`;
+    FROM ${source} GROUP BY 1, 2, 3, 4 HAVING sum(${weight}) <> 0 OR sum(${weight} * played_seconds) <> 0`;
 }
 
+/** The key of play_rollups and play_rollups_daily (0026: library first, the one filter their reader has). */
+export const ROLLUP_KEY = 'server_id, library_id, bucket, play_method';
+
 /**
- * Rows (server_id, bucket, library_id, client, play_method, plays, played_seconds) for play_rollups_daily from
- * play_rollups rows named `source`: the UTC day of each quarter hour, as the 0006 migration's triggers compute it.
+ * Rows (server_id, bucket, library_id, play_method, plays, played_seconds) for play_rollups_daily from
+ * play_rollups rows named `source`: the UTC day of each quarter hour, as the triggers (0006, 0026) compute it.
  */
 export function dailyRollupsFrom(source: string): string {
-  return `SELECT server_id, to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400) AS bucket, library_id, client, play_method,
+  return `SELECT server_id, to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400) AS bucket, library_id, play_method,
       sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
-    FROM ${source} GROUP BY 1, 2, 3, 4, 5`;
+    FROM ${source} GROUP BY 1, 2, 3, 4`;
 }
 
 /** The charts' library quarter-hour level (0013) from play_rollups-shaped rows in `source`. */
@@ -190,7 +197,7 @@ export function cardViewersRecount(source: string): string {
 
 /** Used by the 0004 migration: rollups and totals of the history already there. */
 export const ROLLUP_BACKFILL_SQL = `
-INSERT INTO play_rollups (server_id, bucket, library_id, client, play_method, plays, played_seconds)
+INSERT INTO play_rollups (server_id, bucket, library_id, play_method, plays, played_seconds)
 ${rollupDelta('playback_history')};
 INSERT INTO play_totals (server_id, scope, key, plays, played_seconds)
 ${totalsDelta('playback_history')};

@@ -2,12 +2,12 @@ import { hourCeil, quarterCeil } from './time-window.js';
 
 /**
  * Sums over a window from the rollups, exact at any window start. Keys that do not depend on time (library,
- * client, play method) read whole UTC days from play_rollups_daily, the quarter hours before the first whole
+ * play method) read whole UTC days from play_rollups_daily, the quarter hours before the first whole
  * day from play_rollups, and the part before the first whole quarter hour (an hours window, or a zone whose
  * midnight is not on a quarter hour) from playback_history itself. Keys over local time (the charts) use
  * chartRollup below: a UTC day is not a day in most zones.
  *
- * `key` is an expression over rollup columns (library_id, client, play_method) that is also valid over
+ * `key` is an expression over rollup columns (library_id, play_method) that is also valid over
  * playback_history: pass both forms. `$1` is the server id.
  */
 export function windowedRollup(options: {

@@ -1,10 +1,13 @@
 import type { Database } from '../db/database.js';
+import { ROLLUP_KEY } from '../history/rollup-sql.js';
 
 /**
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
- * transcode info by id in play_json_values (0022). These add what it needs to an older schema, and take it away
- * again before the test applies the later migrations (0022 converts the JSON columns itself). Only for plays
- * without stream details: the JSON columns are dropped meanwhile, and come back empty.
+ * transcode info by id in play_json_values (0022) and keys play_rollups without the client (0026: the writer's
+ * rows carry the column's default, '', and its ON CONFLICT needs the new key). These add what it needs to an
+ * older schema, and take it away again before the test applies the later migrations (0022 converts the JSON
+ * columns itself, 0026 sums the rollups over their clients). Only for plays without stream details: the JSON
+ * columns are dropped meanwhile, and come back empty.
  */
 export async function addWriterColumns(db: Database): Promise<void> {
   await db.query(
@@ -14,6 +17,7 @@ export async function addWriterColumns(db: Database): Promise<void> {
     `ALTER TABLE playback_history DROP COLUMN stream_details, DROP COLUMN transcoding_info,
        ADD COLUMN stream_details_id integer, ADD COLUMN transcoding_info_id integer`,
   );
+  await db.query(`CREATE UNIQUE INDEX play_rollups_writer_key ON play_rollups (${ROLLUP_KEY})`);
 }
 
 export async function removeWriterColumns(db: Database): Promise<void> {
@@ -22,4 +26,5 @@ export async function removeWriterColumns(db: Database): Promise<void> {
        ADD COLUMN transcoding_info jsonb, ADD COLUMN stream_details jsonb`,
   );
   await db.query(`DROP TABLE play_json_values`);
+  await db.query(`DROP INDEX play_rollups_writer_key`);
 }

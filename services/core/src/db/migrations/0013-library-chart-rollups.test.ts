@@ -1,34 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../database.js';
+import { describe, expect, it } from 'vitest';
 import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
 import { findRollupDifferences } from '../../history/rollup-invariant.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { beforeMigration } from '../../test-support/migration-test.js';
 import { libraryChartRollups } from './0013-library-chart-rollups.js';
-import { migrations } from './index.js';
-import { addWriterColumns, removeWriterColumns } from '../../test-support/writer-schema.js';
+import { removeWriterColumns } from '../../test-support/writer-schema.js';
 
 describe('migration 0013: library rollups for the charts', () => {
-  let database: TestDatabase;
-  let db: Database;
-  const serverId = randomUUID();
-  const context = () => ({
-    queryInterface: db.sequelize.getQueryInterface(),
-    sql: async (text: string) => void (await db.sequelize.query(text)),
-  });
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    for (const migration of migrations.slice(0, migrations.indexOf(libraryChartRollups))) await migration.up(context());
-    await addWriterColumns(db);
-    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
-      serverId,
-    ]);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
+  const setting = beforeMigration(libraryChartRollups, { writerColumns: true });
+  const { serverId, context } = setting;
 
   const play = (key: string, startedAt: string, libraryId: string | null, client: string, seconds: number): PlayToRecord => ({
     serverId,
@@ -46,6 +25,7 @@ describe('migration 0013: library rollups for the charts', () => {
   });
 
   it('backfills both levels from the existing rollups, and writes after it keep them exact', async () => {
+    const db = setting.db();
     await recordPlays(db, [
       play('a', '2026-05-01T10:05:00Z', 'movies', 'Web', 100),
       play('b', '2026-05-01T10:50:00Z', 'movies', 'TV', 200),
@@ -55,7 +35,7 @@ describe('migration 0013: library rollups for the charts', () => {
     await libraryChartRollups.up(context());
     // The invariant check covers the latest schema's levels.
     await removeWriterColumns(db);
-    for (const migration of migrations.slice(migrations.indexOf(libraryChartRollups) + 1)) await migration.up(context());
+    await setting.applyLater();
     expect(await findRollupDifferences(db)).toEqual([]);
     const hourly = await db.query<{ bucket: string; library_id: string; plays: number; played_seconds: number }>(
       `SELECT to_char(bucket AT TIME ZONE 'UTC', 'HH24:MI') AS bucket, library_id, plays, played_seconds::int AS played_seconds

@@ -1,35 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../database.js';
+import { describe, expect, it } from 'vitest';
 import { deletePlays } from '../../history/delete-plays.js';
 import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
 import { findRollupDifferences } from '../../history/rollup-invariant.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { beforeMigration } from '../../test-support/migration-test.js';
 import { cardRollups } from './0018-card-rollups.js';
-import { migrations } from './index.js';
-import { addWriterColumns, removeWriterColumns } from '../../test-support/writer-schema.js';
+import { removeWriterColumns } from '../../test-support/writer-schema.js';
 
 describe('migration 0018: rollups for the cards', () => {
-  let database: TestDatabase;
-  let db: Database;
-  const serverId = randomUUID();
-  const context = () => ({
-    queryInterface: db.sequelize.getQueryInterface(),
-    sql: async (text: string) => void (await db.sequelize.query(text)),
-  });
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    for (const migration of migrations.slice(0, migrations.indexOf(cardRollups))) await migration.up(context());
-    await addWriterColumns(db);
-    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
-      serverId,
-    ]);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
+  const setting = beforeMigration(cardRollups, { writerColumns: true });
+  const { serverId, context } = setting;
 
   const play = (key: string, startedAt: string, itemType: string, seconds: number): PlayToRecord => ({
     serverId,
@@ -47,6 +26,7 @@ describe('migration 0018: rollups for the cards', () => {
   });
 
   it('backfills days, months and all time from the history, and later writes and deletes keep them exact', async () => {
+    const db = setting.db();
     await recordPlays(db, [
       play('a', '2026-04-30T23:59:00Z', 'Movie', 100),
       play('b', '2026-05-01T00:01:00Z', 'Episode', 200),
@@ -57,7 +37,7 @@ describe('migration 0018: rollups for the cards', () => {
     // The invariant checks every level of the current schema: the later migrations backfill theirs (0020, 0021).
     // The writer's columns go back to 0018's shape first, for 0022 to convert them as it converts a real database.
     await removeWriterColumns(db);
-    for (const migration of migrations.slice(migrations.indexOf(cardRollups) + 1)) await migration.up(context());
+    await setting.applyLater();
     expect(await findRollupDifferences(db)).toEqual([]);
     const rows = await db.query<{ row: string }>(
       `SELECT concat_ws(' ', kind, span, to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD'), key, plays, played_seconds) AS row

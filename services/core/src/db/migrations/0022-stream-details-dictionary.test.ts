@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../database.js';
+import { describe, expect, it } from 'vitest';
 import { queryHistory, toRecord, type HistoryRequest, type HistoryRow } from '../../history/history-query.js';
 import { recordPlays } from '../../history/record-plays.js';
-import { createTestDatabase, testLogger, type TestDatabase } from '../../test-support/test-services.js';
+import { beforeMigration } from '../../test-support/migration-test.js';
 import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
-import { migrations } from './index.js';
 
 const DIRECT = {
   Source: { Bitrate: 8_000_000, VideoCodec: 'h264' },
@@ -21,13 +18,8 @@ const TRANSCODED = {
 const TRANSCODE = { VideoCodec: 'h264', IsVideoDirect: false, Bitrate: 4_000_000, TranscodeReasons: ['VideoCodecNotSupported'] };
 
 describe('migration 0022: stream details and transcode info stored once per distinct value', () => {
-  let database: TestDatabase;
-  let db: Database;
-  const serverId = randomUUID();
-  const context = () => ({
-    queryInterface: db.sequelize.getQueryInterface(),
-    sql: async (text: string) => void (await db.sequelize.query(text)),
-  });
+  const setting = beforeMigration(streamDetailsDictionary);
+  const { serverId, context } = setting;
   const request: HistoryRequest = {
     scope: { kind: 'all' },
     page: 1,
@@ -38,20 +30,8 @@ describe('migration 0022: stream details and transcode info stored once per dist
     filters: {},
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url, testLogger);
-    for (const migration of migrations.slice(0, migrations.indexOf(streamDetailsDictionary))) await migration.up(context());
-    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
-      serverId,
-    ]);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
-
   it('converts old rows: the history API answers the same payloads, each distinct value is stored once, new writes reuse it', async () => {
+    const db = setting.db();
     // Rows as the writer stored them before 0022: the JSON inline, in every combination (and key orders that jsonb makes one).
     const values = [
       [DIRECT, null, 'DirectPlay'],
@@ -104,7 +84,7 @@ describe('migration 0022: stream details and transcode info stored once per dist
     ]);
 
     // Later migrations are part of the schema the new writer expects.
-    for (const migration of migrations.slice(migrations.indexOf(streamDetailsDictionary) + 1)) await migration.up(context());
+    await setting.applyLater();
     await recordPlays(db, [
       {
         serverId,

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase, type Database } from '../db/database.js';
+import type { MigrationContext } from '../db/migrate.js';
+import { migrations, type Migration } from '../db/migrations/index.js';
+import { createTestDatabase, testLogger, type TestDatabase } from './test-services.js';
+import { addWriterColumns } from './writer-schema.js';
+
+/**
+ * The setting of a migration's test: a database of its own with every migration before `migration` applied and
+ * one media server, dropped after the file's tests. `writerColumns`: with what today's writer needs on an older
+ * schema (writer-schema.ts).
+ */
+export function beforeMigration(migration: Migration, options: { writerColumns?: boolean } = {}) {
+  let database: TestDatabase;
+  let db: Database;
+  const serverId = randomUUID();
+  const context = (): MigrationContext => ({
+    queryInterface: db.sequelize.getQueryInterface(),
+    sql: async (text: string) => void (await db.sequelize.query(text)),
+  });
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url, testLogger);
+    for (const earlier of migrations.slice(0, migrations.indexOf(migration))) await earlier.up(context());
+    if (options.writerColumns) await addWriterColumns(db);
+    await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
+      serverId,
+    ]);
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+  return {
+    serverId,
+    /** The open database (from beforeAll on). */
+    db: () => db,
+    context,
+    /** Applies the migrations after `migration` (the schema today's code expects). */
+    applyLater: async () => {
+      for (const later of migrations.slice(migrations.indexOf(migration) + 1)) await later.up(context());
+    },
+  };
+}
