@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import { daysWindowStart } from './time-window.js';
 import { dayChartRollup } from './day-chart-sql.js';
-import { hourChartRollup } from './hour-chart-sql.js';
+import { chartRollup } from './hour-chart-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
 export type ChartKind = 'day' | 'weekday' | 'hour';
@@ -37,7 +37,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
       kind === 'hour'
-        ? hourChartRollup({ start: START, tz: '$2', separator: sep, localKey: key })
+        ? chartRollup({ start: START, tz: '$2', separator: sep, localKey: key, timeOfDay: true })
         : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
       [serverId, tz, days],
     ),

@@ -6,9 +6,10 @@ import { findRollupDifferences } from '../history/rollup-invariant.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { viewsChart, WEEKDAYS, type ChartKind } from './chart-queries.js';
+import { chartRollup } from './hour-chart-sql.js';
 
 /**
- * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (window-sql.ts,
+ * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (hour-chart-sql.ts,
  * chartRollup). Random plays around offset changes are charted in zones of every kind and compared with the
  * buckets JavaScript's own time-zone data gives each play: whole-hour zones with DST (New York, London), a
  * half-hour DST change (Lord Howe: +10:30 → +11), and +05:30, +05:45, -03:30, +12:45 offsets.
@@ -114,5 +115,43 @@ describe('charts from the library rollups', () => {
       expect(await charted(tz, kind), `${tz} ${kind}`).toEqual(expected(tz, kind));
     }
     expect(Object.keys(expected(tz, 'weekday')).every((key) => WEEKDAYS.includes(key.split(' ')[0]!))).toBe(true);
+  });
+
+  // The year in review reads the same reader with an end: a window that starts and ends off the quarter hours,
+  // across offset changes, by local day and hour (hours and quarters only) and by hour of the day (whole months too).
+  it.each(ZONES)('charts a window with an end in %s exactly, by day and hour and by hour of the day', async (tz) => {
+    const start = new Date('2026-06-23T10:07:00Z');
+    const end = new Date('2026-11-03T05:41:00Z');
+    const byDayHour = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    });
+    for (const timeOfDay of [false, true]) {
+      const want: Record<string, [number, number]> = {};
+      for (const play of plays.filter((p) => p.startedAt >= start && p.startedAt < end)) {
+        const p = Object.fromEntries(byDayHour.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
+        const key = `${timeOfDay ? Number(p.hour) : `${p.year}-${p.month}-${p.day}T${p.hour}`} ${play.libraryId}`;
+        const cell = (want[key] ??= [0, 0]);
+        cell[0] += 1;
+        cell[1] += play.playedSeconds;
+      }
+      const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(
+        chartRollup({
+          start: '$2::timestamptz',
+          end: '$3::timestamptz',
+          tz: '$4',
+          separator: ' ',
+          localKey: timeOfDay ? (local) => `extract(hour FROM ${local})::int::text` : (local) => `to_char(${local}, 'YYYY-MM-DD"T"HH24')`,
+          timeOfDay,
+        }),
+        [serverId, start, end, tz],
+      );
+      const got = Object.fromEntries(rows.map((row) => [row.key, [row.plays, Number(row.played_seconds)]]));
+      expect(got, `${tz} timeOfDay=${timeOfDay}`).toEqual(want);
+    }
   });
 });
