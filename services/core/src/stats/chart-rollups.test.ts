@@ -108,6 +108,16 @@ describe('charts from the library rollups', () => {
     for (const kind of ['day', 'weekday', 'hour'] as const) {
       expect(await charted(tz, kind, 9999), `${tz} ${kind}`).toEqual(expected(tz, kind));
     }
+    // The all-time day chart lists every day from the first play's (not 9,999 days of zeros) to today.
+    const localDay = (moment: Date) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
+    const first = localDay(new Date(Math.min(...plays.map((play) => play.startedAt.getTime()))));
+    const keys = (await viewsChart(db, serverId, tz, 9999, 'day')).stats.map((row) => row.Key);
+    expect([keys[0], keys.at(-1), keys.length]).toEqual([
+      first,
+      localDay(new Date()),
+      Math.round((Date.parse(localDay(new Date())) - Date.parse(first)) / 86_400_000) + 1,
+    ]);
   });
 
   it.each(ZONES)('charts days, weekdays and hours in %s exactly', async (tz) => {
