@@ -9,9 +9,10 @@ import { daysWindowStart } from './time-window.js';
  * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key.
  *
  * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder). With `range`,
- * the window is `$2` to `$3` instead (two timestamptz: a calendar year in a zone, say).
+ * the window is `$2` to `$3` instead (two timestamptz: a calendar year in a zone, say). With `start` (SQL), the
+ * window runs from that moment to now (an hours window, say) instead of from a local midnight.
  */
-export function cardWindowSql(kind: CardKind, keysParam?: string, range = false): string {
+export function cardWindowSql(kind: CardKind, keysParam?: string, range = false, start = daysWindowStart('$2', '$3')): string {
   const { key, filter } = CARD_KINDS[kind];
   const rollupKeys = keysParam ? `AND key = ANY(${keysParam})` : '';
   const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
@@ -20,7 +21,7 @@ export function cardWindowSql(kind: CardKind, keysParam?: string, range = false)
       SELECT start, days, (date_trunc('month', days AT TIME ZONE 'UTC') + CASE WHEN days = date_trunc('month', days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC' AS months
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
-            FROM (SELECT ${daysWindowStart('$2', '$3')} AS start) AS s) AS d
+            FROM (SELECT ${start} AS start) AS s) AS d
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       SELECT key, plays, played_seconds FROM play_card_rollups
