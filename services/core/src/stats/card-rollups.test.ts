@@ -9,7 +9,7 @@ import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
 import { atLeastSizeth, topOfRange, topOfWindow, type WindowCount } from './card-windows.js';
-import { globalStats, seriesWindow } from './scope-queries.js';
+import { globalStats, playMethodWindow, seriesWindow } from './scope-queries.js';
 import { daysWindowStart } from './time-window.js';
 
 /**
@@ -248,6 +248,27 @@ describe('cards from the card rollups', () => {
     expect(await findRollupDifferences(db)).toEqual([]);
     await compareAll();
   });
+  it("counts a library's playback methods over hours exactly (months, days, quarter hours, the history)", async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    for (const library of ['lib0', 'lib1', 'lib3']) {
+      for (const hours of [1, 5, 30, 24 * 7, 24 * 45, 24 * 365, 9999 * 24]) {
+        const counted = await db.query<{ key: string; plays: number; seconds: string }>(
+          `SELECT play_method AS key, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+           WHERE server_id = $1 AND library_id = $2 AND started_at >= now() - make_interval(hours => $3) GROUP BY 1`,
+          [serverId, library, hours],
+        );
+        const types = ['DirectPlay', 'DirectStream', 'Transcode'].filter((type) => counted.some((row) => row.key === type));
+        expect(await playMethodWindow(db, serverId, library, hours), `${library} ${hours} hours`).toEqual({
+          stats: types.map((Key) => {
+            const row = counted.find((one) => one.key === Key)!;
+            return { Key, Count: row.plays, Duration: Number(row.seconds) };
+          }),
+          types,
+        });
+      }
+    }
+  });
+
   // Last: it adds plays the Series card does not count as a series' episodes.
   it("answers a series' figures over hours from the Series card exactly, and only when they mean the same", async () => {
     /** An item's plays and seconds over the last hours as ITEM_PARTS defines them, from the history alone. */

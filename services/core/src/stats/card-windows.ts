@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { ALL_TIME_BUCKET, CARD_KINDS, utcDay, type CardKind } from '../history/rollup-sql.js';
-import { daysWindowStart } from './time-window.js';
+import { daysWindowStart, monthCeil } from './time-window.js';
 
 /**
  * Plays and seconds per key of a card (play_card_rollups, migration 0018) over a days window, exact at any
@@ -18,8 +18,7 @@ export function cardWindowSql(kind: CardKind, keysParam?: string, range = false,
   const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
   if (range) return cardRangeSql(kind, rollupKeys, historyKeys);
   return `WITH bounds AS MATERIALIZED (
-      SELECT start, days, (date_trunc('month', days AT TIME ZONE 'UTC') + CASE WHEN days = date_trunc('month', days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-          THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC' AS months
+      SELECT start, days, ${monthCeil('days')} AS months
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
             FROM (SELECT ${start} AS start) AS s) AS d
     )
@@ -66,12 +65,6 @@ function cardRangeSql(kind: CardKind, rollupKeys: string, historyKeys: string): 
       UNION ALL
       ${plays(`GREATEST(${bound('end_days')}, ${bound('days')})`, bound('finish'))}
     ) AS parts GROUP BY key HAVING sum(plays) > 0`;
-}
-
-/** First UTC month start at or after a UTC midnight (SQL). */
-function monthCeil(day: string): string {
-  return `(date_trunc('month', ${day} AT TIME ZONE 'UTC') + CASE WHEN ${day} = date_trunc('month', ${day} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-          THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC'`;
 }
 
 export interface WindowCount {
