@@ -1,32 +1,28 @@
 WITH bounds AS MATERIALIZED (
       SELECT start, quarters, to_timestamp(ceil(extract(epoch FROM quarters) / 3600) * 3600) AS hours FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 900) * 900) AS quarters FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS q
     ), months AS MATERIALIZED (
-      -- From the first month holding plays: an all-time window starts decades back, and each empty month would
-      -- cost its 96 keys and an index probe.
       SELECT m AS month FROM bounds,
         LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_month_quarter WHERE server_id = $1)) AS first) AS f,
         generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
       WHERE m AT TIME ZONE 'UTC' >= bounds.hours AND (
         SELECT count(DISTINCT ((d AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - d)
         FROM generate_series(m, m + interval '1 month', interval '1 day') AS d) = 1
+    ), month_quarters AS MATERIALIZED (
+      SELECT (m.month AT TIME ZONE 'UTC') AS bucket, q::smallint AS quarter,
+          extract(hour FROM (((m.month AT TIME ZONE 'UTC') + q * interval '15 minutes') AT TIME ZONE $2::text))::int::text AS key
+      FROM months m, generate_series(0, 95) AS q
     ), hours AS MATERIALIZED (
       SELECT h, extract(hour FROM local)::int::text AS key, extract(hour FROM (local + interval '45 minutes'))::int::text = extract(hour FROM local)::int::text
           AND (h + interval '45 minutes') AT TIME ZONE $2::text = local + interval '45 minutes' AS whole
-      -- Only the hours of the months not read whole (so an all-time chart does not list every hour of years).
-      FROM bounds, LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)) AS first) AS f,
+      FROM bounds,
+        LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)) AS first) AS f,
         generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m,
         generate_series(GREATEST(f.first, m AT TIME ZONE 'UTC'), LEAST(now(), (m + interval '1 month' - interval '1 hour') AT TIME ZONE 'UTC'),
           interval '1 hour') AS h,
         LATERAL (SELECT h AT TIME ZONE $2::text AS local) AS l
       WHERE m NOT IN (SELECT month FROM months)
-    ), month_quarters AS MATERIALIZED (
-      SELECT (m.month AT TIME ZONE 'UTC') AS bucket, q::smallint AS quarter,
-          extract(hour FROM (((m.month AT TIME ZONE 'UTC') + q * interval '15 minutes') AT TIME ZONE $2::text))::int::text AS key
-      FROM months m, generate_series(0, 95) AS q
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      -- The months' rows from their first on (one index range), each matched to its local key on both the month
-      -- and the quarter (a join filter on the month alone compared every month's keys with every row).
       SELECT mq.key || '' || r.library_id AS key, r.plays, r.played_seconds
         FROM play_rollups_by_library_month_quarter r
         JOIN month_quarters mq ON mq.bucket = r.bucket AND mq.quarter = r.quarter

@@ -3,8 +3,11 @@ WITH cells AS (WITH bounds AS MATERIALIZED (
     ), hours AS MATERIALIZED (
       SELECT h, to_char(local, 'YYYY-MM-DD"T"HH24') AS key, to_char((local + interval '45 minutes'), 'YYYY-MM-DD"T"HH24') = to_char(local, 'YYYY-MM-DD"T"HH24')
           AND (h + interval '45 minutes') AT TIME ZONE $3::text = local + interval '45 minutes' AND h + interval '1 hour' <= bounds.finish AS whole
-      FROM bounds, generate_series(
-          GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)), (SELECT finish FROM bounds) - interval '1 microsecond', interval '1 hour') AS h,
+      FROM bounds,
+        LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)) AS first) AS f,
+        generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', ((SELECT finish FROM bounds) - interval '1 microsecond') AT TIME ZONE 'UTC'), interval '1 month') AS m,
+        generate_series(GREATEST(f.first, m AT TIME ZONE 'UTC'), LEAST(((SELECT finish FROM bounds) - interval '1 microsecond'), (m + interval '1 month' - interval '1 hour') AT TIME ZONE 'UTC'),
+          interval '1 hour') AS h,
         LATERAL (SELECT h AT TIME ZONE $3::text AS local) AS l
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
@@ -23,8 +26,7 @@ WITH cells AS (WITH bounds AS MATERIALIZED (
         WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < LEAST((SELECT quarters FROM bounds), (SELECT finish FROM bounds))
       UNION ALL
       SELECT to_char((started_at AT TIME ZONE $3::text), 'YYYY-MM-DD"T"HH24') || ' ' || COALESCE(library_id, ''), 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= GREATEST((SELECT end_quarters FROM bounds), (SELECT quarters FROM bounds))
-          AND started_at < (SELECT finish FROM bounds)
+        WHERE server_id = $1 AND started_at >= GREATEST((SELECT end_quarters FROM bounds), (SELECT quarters FROM bounds)) AND started_at < (SELECT finish FROM bounds)
     ) AS parts GROUP BY key HAVING sum(plays) > 0), local AS (
        SELECT left(key, 10) AS day, substr(key, 12, 2)::int AS hour, plays, played_seconds AS seconds FROM cells
      ), days AS (
