@@ -80,23 +80,30 @@ export function chartRollup(options: {
   // not once per library row; only the hours of the months not read whole are listed.
   return `WITH bounds AS MATERIALIZED (
       SELECT start, quarters, ${hourCeil('quarters')} AS hours${finish} FROM (SELECT start, ${quarterCeil('start')} AS quarters FROM (SELECT ${start} AS start) AS s) AS q
-    )${monthCtes}, hours AS MATERIALIZED (
+    )${monthCtes}, hour_ranges AS MATERIALIZED (
+      -- The months (or their part in the window) read by hours, as UTC ranges.
+      SELECT GREATEST(f.first, m AT TIME ZONE 'UTC') AS first_hour, LEAST(${lastMoment}, (m + interval '1 month' - interval '1 hour') AT TIME ZONE 'UTC') AS last_hour
+      FROM ${months('play_rollups_by_library_hourly')}${
+        timeOfDay
+          ? `
+      WHERE m NOT IN (SELECT month FROM months)`
+          : ''
+      }
+    ), hours AS MATERIALIZED (
       SELECT h, ${localKey('local')} AS key, ${localKey(`(local + interval '45 minutes')`)} = ${localKey('local')}
           AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes'${wholeByEnd} AS whole
-      FROM ${months('play_rollups_by_library_hourly')},
-        generate_series(GREATEST(f.first, m AT TIME ZONE 'UTC'), LEAST(${lastMoment}, (m + interval '1 month' - interval '1 hour') AT TIME ZONE 'UTC'),
-          interval '1 hour') AS h,
-        LATERAL (SELECT h AT TIME ZONE ${tz}::text AS local) AS l${
-          timeOfDay
-            ? `
-      WHERE m NOT IN (SELECT month FROM months)`
-            : ''
-        }
+      FROM bounds, hour_ranges, generate_series(first_hour, last_hour, interval '1 hour') AS h,
+        LATERAL (SELECT h AT TIME ZONE ${tz}::text AS local) AS l
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       ${monthPart}SELECT hours.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
-        FROM play_rollups_by_library_hourly r JOIN hours ON hours.h = r.bucket AND hours.whole
-        WHERE r.server_id = $1 AND r.bucket >= ${bound('hours')}
+        FROM hour_ranges x CROSS JOIN LATERAL (
+          -- One index range per month (OFFSET 0: not a hash join over the whole table, which the planner chose
+          -- for an all-time chart in a DST zone, reading every hour row to use a few months of them).
+          SELECT bucket, library_id, plays, played_seconds FROM play_rollups_by_library_hourly
+          WHERE server_id = $1 AND bucket >= x.first_hour AND bucket <= x.last_hour OFFSET 0
+        ) AS r
+        JOIN hours ON hours.h = r.bucket AND hours.whole
       UNION ALL
       SELECT ${rowKey('q.bucket', 'q.library_id')}, q.plays, q.played_seconds
         FROM hours JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= hours.h AND q.bucket < hours.h + interval '1 hour'${quartersByEnd}
