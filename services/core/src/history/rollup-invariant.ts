@@ -68,6 +68,17 @@ SELECT '${level}', COALESCE(e.server_id, s.server_id),
 FROM ${name}_expected e FULL JOIN ${name}_stored s USING (server_id, bucket, library_id)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds`;
 
+/**
+ * Differences of a level keyed by (server_id, bucket, ...columns) from `${name}_expected` and `${name}_stored`,
+ * the key shown as the bucket (in `format`) and the columns.
+ */
+const bucketedDifferences = (level: string, name: string, format: string, columns: string[]) => `
+SELECT '${level}', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', '${format}'), ${columns.map((column) => `COALESCE(e.${column}, s.${column})`).join(', ')}),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM ${name}_expected e FULL JOIN ${name}_stored s USING (server_id, bucket, ${columns.join(', ')})
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds`;
+
 /** The check as one SQL statement ($1: a server id, or NULL for every server). */
 export const ROLLUP_DIFFERENCES_SQL = `
 WITH history AS (
@@ -135,23 +146,9 @@ WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.pl
 UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
 UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}
 UNION ALL
-SELECT 'library_month_quarter', COALESCE(e.server_id, s.server_id),
-  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.quarter, s.quarter), COALESCE(e.library_id, s.library_id)),
-  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM month_quarter_expected e FULL JOIN month_quarter_stored s USING (server_id, bucket, quarter, library_id)
-WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
-UNION ALL
-SELECT 'library_day_prefix', COALESCE(e.server_id, s.server_id),
-  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.hour, s.hour), COALESCE(e.library_id, s.library_id)),
-  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM day_prefix_expected e FULL JOIN day_prefix_stored s USING (server_id, bucket, hour, library_id)
-WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
-UNION ALL
-SELECT 'library_method_month', COALESCE(e.server_id, s.server_id),
-  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.library_id, s.library_id), COALESCE(e.play_method, s.play_method)),
-  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM method_month_expected e FULL JOIN method_month_stored s USING (server_id, bucket, library_id, play_method)
-WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+${bucketedDifferences('library_month_quarter', 'month_quarter', 'YYYY-MM', ['quarter', 'library_id'])}
+UNION ALL ${bucketedDifferences('library_day_prefix', 'day_prefix', 'YYYY-MM-DD', ['hour', 'library_id'])}
+UNION ALL ${bucketedDifferences('library_method_month', 'method_month', 'YYYY-MM', ['library_id', 'play_method'])}
 UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)

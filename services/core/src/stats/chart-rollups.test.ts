@@ -68,8 +68,8 @@ describe('charts from the library rollups', () => {
     await close();
   });
 
-  /** What a chart cell should hold, from each play's local time as Intl computes it. */
-  function expected(tz: string, kind: ChartKind): Record<string, [number, number]> {
+  /** Plays and seconds per cell of `chosen` plays, the cell named from each play's local time as Intl computes it. */
+  function tally(tz: string, chosen: PlayToRecord[], cellOf: (local: Record<string, string>, play: PlayToRecord) => string) {
     const parts = new Intl.DateTimeFormat('en-US', {
       timeZone: tz,
       year: 'numeric',
@@ -80,15 +80,21 @@ describe('charts from the library rollups', () => {
       weekday: 'long',
     });
     const cells: Record<string, [number, number]> = {};
-    for (const play of plays) {
-      const p = Object.fromEntries(parts.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
-      const bucket = kind === 'day' ? `${p.year}-${p.month}-${p.day}` : kind === 'hour' ? p.hour! : p.weekday!;
-      const key = `${bucket} ${play.libraryId === 'a' ? 'A' : 'B'}`;
-      const cell = (cells[key] ??= [0, 0]);
+    for (const play of chosen) {
+      const local = Object.fromEntries(parts.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
+      const cell = (cells[cellOf(local, play)] ??= [0, 0]);
       cell[0] += 1;
       cell[1] += play.playedSeconds;
     }
     return cells;
+  }
+
+  /** What a chart cell should hold. */
+  function expected(tz: string, kind: ChartKind): Record<string, [number, number]> {
+    return tally(tz, plays, (p, play) => {
+      const bucket = kind === 'day' ? `${p.year}-${p.month}-${p.day}` : kind === 'hour' ? p.hour! : p.weekday!;
+      return `${bucket} ${play.libraryId === 'a' ? 'A' : 'B'}`;
+    });
   }
 
   async function charted(tz: string, kind: ChartKind, window = days): Promise<Record<string, [number, number]>> {
@@ -132,23 +138,13 @@ describe('charts from the library rollups', () => {
   it.each(ZONES)('charts a window with an end in %s exactly, by day and hour and by hour of the day', async (tz) => {
     const start = new Date('2026-06-23T10:07:00Z');
     const end = new Date('2026-11-03T05:41:00Z');
-    const byDayHour = new Intl.DateTimeFormat('en-CA', {
-      timeZone: tz,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      hourCycle: 'h23',
-    });
     for (const timeOfDay of [false, true]) {
-      const want: Record<string, [number, number]> = {};
-      for (const play of plays.filter((p) => p.startedAt >= start && p.startedAt < end)) {
-        const p = Object.fromEntries(byDayHour.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
-        const key = `${timeOfDay ? Number(p.hour) : `${p.year}-${p.month}-${p.day}T${p.hour}`} ${play.libraryId}`;
-        const cell = (want[key] ??= [0, 0]);
-        cell[0] += 1;
-        cell[1] += play.playedSeconds;
-      }
+      const inWindow = plays.filter((play) => play.startedAt >= start && play.startedAt < end);
+      const want = tally(
+        tz,
+        inWindow,
+        (p, play) => `${timeOfDay ? Number(p.hour) : `${p.year}-${p.month}-${p.day}T${p.hour}`} ${play.libraryId}`,
+      );
       const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(
         chartRollup({
           start: '$2::timestamptz',
