@@ -1,4 +1,5 @@
 import type { Migration } from './index.js';
+import { derivedLevelTriggers } from './derived-level.js';
 import { libraryMethodMonthRollupsFrom } from '../../history/rollup-sql.js';
 
 /**
@@ -8,12 +9,7 @@ import { libraryMethodMonthRollupsFrom } from '../../history/rollup-sql.js';
  * p50, 73 ms p95 at 5 M plays); whole months are now a few rows each. Derived from play_rollups_daily (0006) by
  * statement triggers, in the same statement as every change of the daily level, like the levels before it.
  */
-const KEY = 'server_id, bucket, library_id, play_method';
-
-const addMonths = (changes: string) => `
-    INSERT INTO play_rollups_by_library_method_month AS d (${KEY}, plays, played_seconds)
-    SELECT ${KEY}, plays, played_seconds FROM (${libraryMethodMonthRollupsFrom(changes)}) AS c
-    ON CONFLICT (${KEY}) DO UPDATE SET plays = d.plays + EXCLUDED.plays, played_seconds = d.played_seconds + EXCLUDED.played_seconds;`;
+const KEY = ['server_id', 'bucket', 'library_id', 'play_method'];
 
 export const libraryMethodMonths: Migration = {
   name: '0027-library-method-months',
@@ -31,31 +27,15 @@ CREATE TABLE play_rollups_by_library_method_month (
   -- A library's months in order: the reader's one index range.
   PRIMARY KEY (server_id, library_id, bucket, play_method)
 );
-INSERT INTO play_rollups_by_library_method_month (${KEY}, plays, played_seconds)
-SELECT ${KEY}, plays, played_seconds FROM (${libraryMethodMonthRollupsFrom('play_rollups_daily')}) AS m;
-
-CREATE FUNCTION play_rollups_daily_to_method_months() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    -- Only subtract: rows deleted with their media server (ON DELETE CASCADE) must not be re-inserted.
-    UPDATE play_rollups_by_library_method_month d SET plays = d.plays - x.plays, played_seconds = d.played_seconds - x.played_seconds
-    FROM (${libraryMethodMonthRollupsFrom('removed_rows')}) AS x
-    WHERE (d.server_id, d.bucket, d.library_id, d.play_method) = (x.server_id, x.bucket, x.library_id, x.play_method);
-  ELSIF TG_OP = 'UPDATE' THEN
-    ${addMonths(`(SELECT server_id, bucket, library_id, play_method, plays, played_seconds FROM added_rows
-      UNION ALL SELECT server_id, bucket, library_id, play_method, -plays, -played_seconds FROM previous_rows) AS difference`)}
-  ELSE
-    ${addMonths('added_rows')}
-  END IF;
-  RETURN NULL;
-END $$;
-
-CREATE TRIGGER play_rollups_by_library_method_month_insert AFTER INSERT ON play_rollups_daily
-  REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION play_rollups_daily_to_method_months();
-CREATE TRIGGER play_rollups_by_library_method_month_update AFTER UPDATE ON play_rollups_daily
-  REFERENCING OLD TABLE AS previous_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION play_rollups_daily_to_method_months();
-CREATE TRIGGER play_rollups_by_library_method_month_delete AFTER DELETE ON play_rollups_daily
-  REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION play_rollups_daily_to_method_months();
-`);
+INSERT INTO play_rollups_by_library_method_month (${KEY.join(', ')}, plays, played_seconds)
+SELECT ${KEY.join(', ')}, plays, played_seconds FROM (${libraryMethodMonthRollupsFrom('play_rollups_daily')}) AS m;
+${derivedLevelTriggers({
+  table: 'play_rollups_by_library_method_month',
+  source: 'play_rollups_daily',
+  fn: 'play_rollups_daily_to_method_months',
+  key: KEY,
+  columns: ['server_id', 'bucket', 'library_id', 'play_method', 'plays', 'played_seconds'],
+  delta: libraryMethodMonthRollupsFrom,
+})}`);
   },
 };
