@@ -117,7 +117,7 @@ export const statsRoutes: AnyRoute[] = [
     },
   }),
   read('post', '/stats/getLibraryItemsPlayMethodStats', 'Plays and watched seconds per playback method in a library over the last hours', playMethodStatsBody, playMethodStatsAnswer, (s, body, id) => s.libraryPlaybackMethods(body.libraryid, body.hours, id)),
-  read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('day', query, id), (a, query) => a.views('day', query), 'server-stats'),
+  read('get', '/stats/getViewsOverTime', 'Plays and watched seconds per library per day of the window, in a time zone (all time, 9999 days or more: from the first day holding plays)', chartQuery, viewsAnswer, (s, query, id) => s.views('day', query, id), (a, query) => a.views('day', query), 'server-stats'),
   read('get', '/stats/getViewsByDays', 'Plays and watched seconds per library per weekday (Sunday first), in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('weekday', query, id), (a, query) => a.views('weekday', query), 'server-stats'),
   read('get', '/stats/getViewsByHour', 'Plays and watched seconds per library per hour of the day, in a time zone', chartQuery, viewsAnswer, (s, query, id) => s.views('hour', query, id), (a, query) => a.views('hour', query), 'server-stats'),
 ];

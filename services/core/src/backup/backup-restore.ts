@@ -8,6 +8,7 @@ import {
   dailyRollupsFrom,
   libraryDayPrefixRollupsFrom,
   libraryHourlyRollupsFrom,
+  libraryMethodMonthRollupsFrom,
   libraryMonthQuarterRollupsFrom,
   libraryRollupsFrom,
   ROLLUP_TABLES,
@@ -356,6 +357,11 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   );
   await client.query(
     `INSERT INTO ${into('play_rollups_daily')} (server_id, bucket, library_id, play_method, plays, played_seconds) ${dailyRollupsFrom(into('play_rollups'))}`,
+  );
+  // The library method months (0027), from the staged daily level (no triggers yet either).
+  await client.query(
+    `INSERT INTO ${into('play_rollups_by_library_method_month')} (server_id, bucket, library_id, play_method, plays, played_seconds)
+     ${libraryMethodMonthRollupsFrom(into('play_rollups_daily'))}`,
   );
   // The chart levels (0013): staged play_rollups has no triggers yet (they are added last), so they are filled here.
   await client.query(

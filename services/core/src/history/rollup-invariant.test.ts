@@ -96,6 +96,13 @@ describe('the rollup invariant', () => {
       // The charts' library levels follow play_rollups through its triggers, so they carry the error too.
       expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedSeconds: 2450, storedSeconds: 2457 }),
+      // The method months follow the daily level through its triggers.
+      expect.objectContaining({
+        level: 'library_method_month',
+        key: '2026-03 shows DirectPlay',
+        expectedSeconds: 2450,
+        storedSeconds: 2457,
+      }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_quarter_hour', key: '2026-03-01T23:45Z shows', storedSeconds: 2457 }),
       expect.objectContaining({ level: 'quarter_hour', key: '2026-03-01T23:45Z shows DirectPlay', storedSeconds: 2457 }),
@@ -103,7 +110,7 @@ describe('the rollup invariant', () => {
     ]);
     const { code, stdout } = await checkRollups();
     expect(code).toBe(1);
-    expect(stdout).toContain('rollups: 7 differences');
+    expect(stdout).toContain('rollups: 8 differences');
     await db.query(`UPDATE play_rollups SET played_seconds = played_seconds - 7 WHERE server_id = $1 AND play_method = 'DirectPlay'`, [
       serverId,
     ]);
@@ -136,10 +143,17 @@ describe('the rollup invariant', () => {
       `UPDATE play_rollups_by_library_day_prefix SET plays = plays + 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
       [serverId],
     );
+    await db.query(`UPDATE play_rollups_by_library_method_month SET plays = plays + 1 WHERE server_id = $1 AND library_id = 'shows'`, [
+      serverId,
+    ]);
     expect(await findRollupDifferences(db, serverId)).toEqual([
       expect.objectContaining({ level: 'card_viewer_counts', key: 'Movie stray', expectedPlays: 0, storedPlays: 1 }),
       expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedPlays: 2, storedPlays: 3 }),
+      expect.objectContaining({ level: 'library_method_month', key: '2026-03 shows DirectPlay', expectedPlays: 2, storedPlays: 3 }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2455 }),
+    ]);
+    await db.query(`UPDATE play_rollups_by_library_method_month SET plays = plays - 1 WHERE server_id = $1 AND library_id = 'shows'`, [
+      serverId,
     ]);
     await db.query(
       `UPDATE play_rollups_by_library_month_quarter SET played_seconds = played_seconds - 5 WHERE server_id = $1 AND library_id = 'shows'`,

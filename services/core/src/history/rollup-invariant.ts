@@ -5,6 +5,7 @@ import {
   cardViewerCountsFrom,
   cardViewersDelta,
   libraryDayPrefixRollupsFrom,
+  libraryMethodMonthRollupsFrom,
   libraryMonthQuarterRollupsFrom,
   rollupDelta,
   totalsDelta,
@@ -17,7 +18,8 @@ import {
  * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
- * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; play_rollups_by_library_method_month:
+ * UTC month × library × playback method) equal what playback_history holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -32,6 +34,7 @@ export interface RollupDifference {
     | 'library_hourly'
     | 'library_month_quarter'
     | 'library_day_prefix'
+    | 'library_method_month'
     | 'totals'
     | 'cards'
     | 'card_viewers'
@@ -65,6 +68,17 @@ SELECT '${level}', COALESCE(e.server_id, s.server_id),
 FROM ${name}_expected e FULL JOIN ${name}_stored s USING (server_id, bucket, library_id)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds`;
 
+/**
+ * Differences of a level keyed by (server_id, bucket, ...columns) from `${name}_expected` and `${name}_stored`,
+ * the key shown as the bucket (in `format`) and the columns.
+ */
+const bucketedDifferences = (level: string, name: string, format: string, columns: string[]) => `
+SELECT '${level}', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', '${format}'), ${columns.map((column) => `COALESCE(e.${column}, s.${column})`).join(', ')}),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM ${name}_expected e FULL JOIN ${name}_stored s USING (server_id, bucket, ${columns.join(', ')})
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds`;
+
 /** The check as one SQL statement ($1: a server id, or NULL for every server). */
 export const ROLLUP_DIFFERENCES_SQL = `
 WITH history AS (
@@ -90,6 +104,11 @@ day_prefix_stored AS (
 month_quarter_expected AS (${libraryMonthQuarterRollupsFrom('quarter_expected')}),
 month_quarter_stored AS (
   SELECT server_id, bucket, quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+),
+method_month_expected AS (${libraryMethodMonthRollupsFrom('daily_expected')}),
+method_month_stored AS (
+  SELECT server_id, bucket, library_id, play_method, plays, played_seconds FROM play_rollups_by_library_method_month
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ),
 totals_expected AS (${totalsDelta('history')}),
@@ -127,17 +146,9 @@ WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.pl
 UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
 UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}
 UNION ALL
-SELECT 'library_month_quarter', COALESCE(e.server_id, s.server_id),
-  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.quarter, s.quarter), COALESCE(e.library_id, s.library_id)),
-  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM month_quarter_expected e FULL JOIN month_quarter_stored s USING (server_id, bucket, quarter, library_id)
-WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
-UNION ALL
-SELECT 'library_day_prefix', COALESCE(e.server_id, s.server_id),
-  concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COALESCE(e.hour, s.hour), COALESCE(e.library_id, s.library_id)),
-  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
-FROM day_prefix_expected e FULL JOIN day_prefix_stored s USING (server_id, bucket, hour, library_id)
-WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+${bucketedDifferences('library_month_quarter', 'month_quarter', 'YYYY-MM', ['quarter', 'library_id'])}
+UNION ALL ${bucketedDifferences('library_day_prefix', 'day_prefix', 'YYYY-MM-DD', ['hour', 'library_id'])}
+UNION ALL ${bucketedDifferences('library_method_month', 'method_month', 'YYYY-MM', ['library_id', 'play_method'])}
 UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)

@@ -75,6 +75,16 @@ export function libraryMonthQuarterRollupsFrom(source: string): string {
 }
 
 /**
+ * The library play-method level (0027) from play_rollups_daily-shaped rows in `source`: UTC month × library ×
+ * playback method. A library's methods over a long window (getLibraryItemsPlayMethodStats) read a few rows per
+ * month instead of every day × client × method.
+ */
+export function libraryMethodMonthRollupsFrom(source: string): string {
+  return `SELECT server_id, ${utcMonth('bucket')} AS bucket, library_id, play_method, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} GROUP BY 1, 2, 3, 4`;
+}
+
+/**
  * The day and weekday charts' level (0021) from library quarter-hour rows in `source`: per UTC day, library and
  * hour h (1–24), the plays of the day's first h hours (h = 24: the whole day). A local day is a UTC day's total
  * plus or minus such prefixes at its two ends (stats/day-chart-sql.ts), so any zone reads a few rows per day.
@@ -206,7 +216,8 @@ ${totalsDelta('playback_history')};
 /**
  * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
- * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021),
+ * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021;
+ * months × library × method from the daily level: 0027),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
  * that triggers on play_card_viewers keep (0020).
  */
@@ -221,6 +232,7 @@ export const ROLLUP_TABLES = [
   'play_rollups_by_library_month_quarter',
   'play_card_viewer_counts',
   'play_rollups_by_library_day_prefix',
+  'play_rollups_by_library_method_month',
 ] as const;
 
 /**

@@ -9,7 +9,7 @@ import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
 import { atLeastSizeth, topOfRange, topOfWindow, type WindowCount } from './card-windows.js';
-import { globalStats } from './scope-queries.js';
+import { globalStats, playMethodWindow, seriesWindow } from './scope-queries.js';
 import { daysWindowStart } from './time-window.js';
 
 /**
@@ -247,6 +247,76 @@ describe('cards from the card rollups', () => {
     expect(await deletePlays(db, serverId, `h.id % 7 = 0`, [])).toBeGreaterThan(100);
     expect(await findRollupDifferences(db)).toEqual([]);
     await compareAll();
+  });
+  it("counts a library's playback methods over hours exactly (months, days, quarter hours, the history)", async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    for (const library of ['lib0', 'lib1', 'lib3']) {
+      for (const hours of [1, 5, 30, 24 * 7, 24 * 45, 24 * 365, 9999 * 24]) {
+        const counted = await db.query<{ key: string; plays: number; seconds: string }>(
+          `SELECT play_method AS key, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+           WHERE server_id = $1 AND library_id = $2 AND started_at >= now() - make_interval(hours => $3) GROUP BY 1`,
+          [serverId, library, hours],
+        );
+        const types = ['DirectPlay', 'DirectStream', 'Transcode'].filter((type) => counted.some((row) => row.key === type));
+        expect(await playMethodWindow(db, serverId, library, hours), `${library} ${hours} hours`).toEqual({
+          stats: types.map((Key) => {
+            const row = counted.find((one) => one.key === Key)!;
+            return { Key, Count: row.plays, Duration: Number(row.seconds) };
+          }),
+          types,
+        });
+      }
+    }
+  });
+
+  // Last: it adds plays the Series card does not count as a series' episodes.
+  it("answers a series' figures over hours from the Series card exactly, and only when they mean the same", async () => {
+    /** An item's plays and seconds over the last hours as ITEM_PARTS defines them, from the history alone. */
+    const fromHistory = async (id: string, hours: number) => {
+      const [row] = await db.query<{ plays: number; seconds: string }>(
+        `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0) AS seconds FROM playback_history
+         WHERE server_id = $1 AND started_at >= now() - make_interval(hours => $2)
+           AND (item_id = $3 OR series_id = $3 OR season_id = $3)`,
+        [serverId, hours, id],
+      );
+      return { Plays: row!.plays, total_playback_duration: Number(row!.seconds) };
+    };
+    const hoursList = [1, 5, 24, 30, 24 * 7, 24 * 45, 24 * 365, 24 * 400];
+    const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000);
+    const odd = (n: number, hoursAgo: number, fields: Partial<PlayToRecord>): PlayToRecord => ({
+      ...play(7000 + n),
+      startedAt: at(hoursAgo),
+      endedAt: at(hoursAgo - 0.01),
+      seriesId: null,
+      seasonId: null,
+      ...fields,
+    });
+    await recordPlays(db, [
+      // s2 played as an item itself, an episode of itself, and as the season of another series' episode.
+      odd(1, 2, { itemId: 's2', itemType: 'Series' }),
+      odd(2, 3, { itemId: 's2', itemType: 'Episode', seriesId: 's2' }),
+      odd(3, 24 * 100, { itemId: 's2', itemType: 'Episode', seriesId: 's2' }),
+      odd(4, 4, { itemId: 'e-other', itemType: 'Episode', seriesId: 's3', seasonId: 's2' }),
+      odd(5, 24 * 50, { itemId: 'e-other', itemType: 'Episode', seriesId: 's3', seasonId: 's2' }),
+      // s1 has a play whose series is s1 but that is not an episode: the Series card does not count it.
+      odd(6, 24 * 200, { itemId: 'x-odd', itemType: 'Video', seriesId: 's1' }),
+    ]);
+    expect(await findRollupDifferences(db)).toEqual([]);
+    expect(await seriesWindow(db, serverId, 's1', 24)).toBeUndefined();
+    for (const series of ['s0', 's2', 's3', 's4']) {
+      const fromCards = await seriesWindow(db, serverId, series, 24 * 30);
+      expect(fromCards, series).toEqual({
+        plays: (await fromHistory(series, 24 * 30)).Plays,
+        played_seconds: expect.any(Number) as number,
+      });
+    }
+    for (const series of ['s0', 's1', 's2', 's3', 's4', 's5', 's6']) {
+      for (const hours of hoursList) {
+        expect(await globalStats(db, serverId, 'item', series, hours), `${series} ${hours} hours`).toEqual(
+          await fromHistory(series, hours),
+        );
+      }
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import { daysWindowStart } from './time-window.js';
+import { ALL_TIME_DAYS, daysWindowStart } from './time-window.js';
 import { dayChartRollup } from './day-chart-sql.js';
-import { hourChartRollup } from './hour-chart-sql.js';
+import { chartRollup } from './hour-chart-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
 export type ChartKind = 'day' | 'weekday' | 'hour';
@@ -27,7 +27,15 @@ export interface ChartAnswer {
 }
 
 /**
- * One row per day of the window (every day, zero-filled), per weekday (Sunday first) or per hour (00–23),
+ * The local day ($1 the zone, $2 the server) of the first UTC day holding plays (the day chart's first cells come
+ * from that day on too), or today when there are none.
+ */
+const FIRST_PLAY_DAY = `COALESCE(date_trunc('day', (
+    SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $2 AND hour = 24) AT TIME ZONE $1::text), now() AT TIME ZONE $1::text)::date`;
+
+/**
+ * One row per day of the window (every day, zero-filled; all time, ALL_TIME_DAYS or more, from the first day
+ * holding plays, not 9,999 days back), per weekday (Sunday first) or per hour (00–23),
  * with `{count, duration}` (plays, seconds) under each library's Name, as the incumbent's charts read it. Names are
  * made unique (a second "Movies" becomes "Movies (id)") so no two libraries share a column.
  */
@@ -37,7 +45,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const [cells, libraries, dayKeys] = await Promise.all([
     db.query<{ key: string; plays: number; played_seconds: number }>(
       kind === 'hour'
-        ? hourChartRollup({ start: START, tz: '$2', separator: sep, localKey: key })
+        ? chartRollup({ start: START, tz: '$2', separator: sep, localKey: key, timeOfDay: true })
         : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
       [serverId, tz, days],
     ),
@@ -45,9 +53,9 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
     kind === 'day'
       ? db.query<{ key: string }>(
           `SELECT to_char(d, 'YYYY-MM-DD') AS key
-           FROM generate_series((${daysWindowStart('$1', '$2')} AT TIME ZONE $1::text)::date, (now() AT TIME ZONE $1::text)::date,
-             interval '1 day') AS d`,
-          [tz, days],
+           FROM generate_series(${days >= ALL_TIME_DAYS ? FIRST_PLAY_DAY : `(${daysWindowStart('$1', '$2')} AT TIME ZONE $1::text)::date`},
+             (now() AT TIME ZONE $1::text)::date, interval '1 day') AS d`,
+          days >= ALL_TIME_DAYS ? [tz, serverId] : [tz, days],
         )
       : Promise.resolve([]),
   ]);

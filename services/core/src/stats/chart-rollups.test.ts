@@ -6,9 +6,10 @@ import { findRollupDifferences } from '../history/rollup-invariant.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { viewsChart, WEEKDAYS, type ChartKind } from './chart-queries.js';
+import { chartRollup } from './hour-chart-sql.js';
 
 /**
- * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (window-sql.ts,
+ * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (hour-chart-sql.ts,
  * chartRollup). Random plays around offset changes are charted in zones of every kind and compared with the
  * buckets JavaScript's own time-zone data gives each play: whole-hour zones with DST (New York, London), a
  * half-hour DST change (Lord Howe: +10:30 → +11), and +05:30, +05:45, -03:30, +12:45 offsets.
@@ -67,8 +68,8 @@ describe('charts from the library rollups', () => {
     await close();
   });
 
-  /** What a chart cell should hold, from each play's local time as Intl computes it. */
-  function expected(tz: string, kind: ChartKind): Record<string, [number, number]> {
+  /** Plays and seconds per cell of `chosen` plays, the cell named from each play's local time as Intl computes it. */
+  function tally(tz: string, chosen: PlayToRecord[], cellOf: (local: Record<string, string>, play: PlayToRecord) => string) {
     const parts = new Intl.DateTimeFormat('en-US', {
       timeZone: tz,
       year: 'numeric',
@@ -79,15 +80,21 @@ describe('charts from the library rollups', () => {
       weekday: 'long',
     });
     const cells: Record<string, [number, number]> = {};
-    for (const play of plays) {
-      const p = Object.fromEntries(parts.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
-      const bucket = kind === 'day' ? `${p.year}-${p.month}-${p.day}` : kind === 'hour' ? p.hour! : p.weekday!;
-      const key = `${bucket} ${play.libraryId === 'a' ? 'A' : 'B'}`;
-      const cell = (cells[key] ??= [0, 0]);
+    for (const play of chosen) {
+      const local = Object.fromEntries(parts.formatToParts(play.startedAt).map((part) => [part.type, part.value]));
+      const cell = (cells[cellOf(local, play)] ??= [0, 0]);
       cell[0] += 1;
       cell[1] += play.playedSeconds;
     }
     return cells;
+  }
+
+  /** What a chart cell should hold. */
+  function expected(tz: string, kind: ChartKind): Record<string, [number, number]> {
+    return tally(tz, plays, (p, play) => {
+      const bucket = kind === 'day' ? `${p.year}-${p.month}-${p.day}` : kind === 'hour' ? p.hour! : p.weekday!;
+      return `${bucket} ${play.libraryId === 'a' ? 'A' : 'B'}`;
+    });
   }
 
   async function charted(tz: string, kind: ChartKind, window = days): Promise<Record<string, [number, number]>> {
@@ -107,6 +114,16 @@ describe('charts from the library rollups', () => {
     for (const kind of ['day', 'weekday', 'hour'] as const) {
       expect(await charted(tz, kind, 9999), `${tz} ${kind}`).toEqual(expected(tz, kind));
     }
+    // The all-time day chart lists every day from the first play's (not 9,999 days of zeros) to today.
+    const localDay = (moment: Date) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
+    const first = localDay(new Date(Math.min(...plays.map((play) => play.startedAt.getTime()))));
+    const keys = (await viewsChart(db, serverId, tz, 9999, 'day')).stats.map((row) => row.Key);
+    expect([keys[0], keys.at(-1), keys.length]).toEqual([
+      first,
+      localDay(new Date()),
+      Math.round((Date.parse(localDay(new Date())) - Date.parse(first)) / 86_400_000) + 1,
+    ]);
   });
 
   it.each(ZONES)('charts days, weekdays and hours in %s exactly', async (tz) => {
@@ -114,5 +131,33 @@ describe('charts from the library rollups', () => {
       expect(await charted(tz, kind), `${tz} ${kind}`).toEqual(expected(tz, kind));
     }
     expect(Object.keys(expected(tz, 'weekday')).every((key) => WEEKDAYS.includes(key.split(' ')[0]!))).toBe(true);
+  });
+
+  // The year in review reads the same reader with an end: a window that starts and ends off the quarter hours,
+  // across offset changes, by local day and hour (hours and quarters only) and by hour of the day (whole months too).
+  it.each(ZONES)('charts a window with an end in %s exactly, by day and hour and by hour of the day', async (tz) => {
+    const start = new Date('2026-06-23T10:07:00Z');
+    const end = new Date('2026-11-03T05:41:00Z');
+    for (const timeOfDay of [false, true]) {
+      const inWindow = plays.filter((play) => play.startedAt >= start && play.startedAt < end);
+      const want = tally(
+        tz,
+        inWindow,
+        (p, play) => `${timeOfDay ? Number(p.hour) : `${p.year}-${p.month}-${p.day}T${p.hour}`} ${play.libraryId}`,
+      );
+      const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(
+        chartRollup({
+          start: '$2::timestamptz',
+          end: '$3::timestamptz',
+          tz: '$4',
+          separator: ' ',
+          localKey: timeOfDay ? (local) => `extract(hour FROM ${local})::int::text` : (local) => `to_char(${local}, 'YYYY-MM-DD"T"HH24')`,
+          timeOfDay,
+        }),
+        [serverId, start, end, tz],
+      );
+      const got = Object.fromEntries(rows.map((row) => [row.key, [row.plays, Number(row.played_seconds)]]));
+      expect(got, `${tz} timeOfDay=${timeOfDay}`).toEqual(want);
+    }
   });
 });

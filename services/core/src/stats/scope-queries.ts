@@ -1,4 +1,6 @@
 import type { Database } from '../db/database.js';
+import { ALL_TIME_BUCKET } from '../history/rollup-sql.js';
+import { cardWindowSql } from './card-windows.js';
 import { ALL_TIME_HOURS, hoursWindowStart, timePartsSince } from './time-window.js';
 import { windowedRollup } from './window-sql.js';
 
@@ -62,6 +64,55 @@ async function libraryWindow(db: Database, serverId: string, libraryId: string, 
   return { plays: rollups.plays + (edge[0]?.plays ?? 0), played_seconds: rollups.played_seconds + (edge[0]?.played_seconds ?? 0) };
 }
 
+/**
+ * A series over the last hours from the Series card rollups (play_card_rollups, 0018: whole UTC months and days,
+ * and the history before the first UTC midnight), not from every play of the series in the window.
+ *
+ * The item's figures (ITEM_PARTS) are its own plays (A), those whose series is the item (B) and those whose season
+ * is the item (C). The Series card counts the episodes (item_type 'Episode') whose series is the item (S), so
+ * B = S - D + O, with D the item's own plays that are episodes of itself (counted in A) and O the plays whose
+ * series is the item that are not episodes. O is not kept anywhere, but all-time figures are: play_totals holds
+ * A + B + C ever, so O ever = totals - A ever - C ever - S ever + D ever, in plays. When that is 0 there is no such
+ * play at all, in any window, and the window's figures are A + C + S - D, all of it read in one statement (one
+ * snapshot). A and C are index ranges of the item's own and season plays (none for a series). Undefined when O is
+ * not 0: the caller then reads the history.
+ */
+export async function seriesWindow(db: Database, serverId: string, id: string, hours: number) {
+  const inWindow = `started_at >= ${START}`;
+  const [row] = await db.query<{ plays: number; played_seconds: string; exact: boolean }>(
+    `WITH own AS (
+       SELECT count(*) FILTER (WHERE ${inWindow}) AS plays, COALESCE(sum(played_seconds) FILTER (WHERE ${inWindow}), 0) AS seconds,
+         count(*) AS plays_ever,
+         count(*) FILTER (WHERE ${inWindow} AND item_type = 'Episode' AND series_id = $3) AS twice,
+         COALESCE(sum(played_seconds) FILTER (WHERE ${inWindow} AND item_type = 'Episode' AND series_id = $3), 0) AS twice_seconds,
+         count(*) FILTER (WHERE item_type = 'Episode' AND series_id = $3) AS twice_ever
+       FROM playback_history WHERE server_id = $1 AND item_id = $3
+     ), season AS (
+       SELECT count(*) FILTER (WHERE ${inWindow}) AS plays, COALESCE(sum(played_seconds) FILTER (WHERE ${inWindow}), 0) AS seconds,
+         count(*) AS plays_ever
+       FROM playback_history WHERE server_id = $1 AND ${ITEM_PARTS[2]}
+     ), series AS (${cardWindowSql('Series', 'ARRAY[$3]::text[]', false, START)})
+     SELECT (own.plays + season.plays + COALESCE((SELECT plays FROM series), 0) - own.twice)::int AS plays,
+       (own.seconds + season.seconds + COALESCE((SELECT played_seconds FROM series), 0) - own.twice_seconds)::bigint AS played_seconds,
+       COALESCE((SELECT plays FROM play_totals WHERE server_id = $1 AND scope = 'item' AND key = $3), 0)
+         = own.plays_ever + season.plays_ever - own.twice_ever + COALESCE((
+           SELECT plays FROM play_card_rollups
+           WHERE server_id = $1 AND kind = 'Series' AND span = 'all' AND bucket = ${ALL_TIME_BUCKET} AND key = $3), 0) AS exact
+     FROM own, season`,
+    [serverId, hours, id],
+  );
+  return row?.exact ? { plays: row.plays, played_seconds: Number(row.played_seconds) } : undefined;
+}
+
+/** Whether the Series card counts plays of the item (it is a series that was played). */
+async function isPlayedSeries(db: Database, serverId: string, id: string): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM play_card_rollups WHERE server_id = $1 AND kind = 'Series' AND span = 'all' AND bucket = ${ALL_TIME_BUCKET} AND key = $2`,
+    [serverId, id],
+  );
+  return rows.length > 0;
+}
+
 export async function globalStats(db: Database, serverId: string, scope: Scope, id: string, hours: number, cached: Memo = noMemo) {
   let row: { plays: number; played_seconds: number } | undefined;
   if (hours >= ALL_TIME_HOURS) {
@@ -71,21 +122,29 @@ export async function globalStats(db: Database, serverId: string, scope: Scope, 
     );
   } else if (scope === 'library') {
     row = await libraryWindow(db, serverId, id, hours, cached);
+  } else if (scope === 'item' && (await isPlayedSeries(db, serverId, id))) {
+    row = (await seriesWindow(db, serverId, id, hours)) ?? (await historyWindow(db, serverId, scope, id, hours));
   } else {
-    const parts = scope === 'user' ? ['user_id = $3'] : ITEM_PARTS;
-    [row] = await db.query<{ plays: number; played_seconds: number }>(
-      `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM (
-         ${parts
-           .map(
-             (part) => `SELECT count(*) AS plays, sum(played_seconds) AS played_seconds FROM playback_history
-              WHERE server_id = $1 AND started_at >= ${START} AND ${part}`,
-           )
-           .join(' UNION ALL ')}
-       ) AS parts`,
-      [serverId, hours, id],
-    );
+    row = await historyWindow(db, serverId, scope, id, hours);
   }
   return { Plays: Math.max(0, row?.plays ?? 0), total_playback_duration: Math.max(0, row?.played_seconds ?? 0) };
+}
+
+/** A user's or an item's figures over the last hours, counted from the history. */
+async function historyWindow(db: Database, serverId: string, scope: Scope, id: string, hours: number) {
+  const parts = scope === 'user' ? ['user_id = $3'] : ITEM_PARTS;
+  const [row] = await db.query<{ plays: number; played_seconds: number }>(
+    `SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS played_seconds FROM (
+       ${parts
+         .map(
+           (part) => `SELECT count(*) AS plays, sum(played_seconds) AS played_seconds FROM playback_history
+            WHERE server_id = $1 AND started_at >= ${START} AND ${part}`,
+         )
+         .join(' UNION ALL ')}
+     ) AS parts`,
+    [serverId, hours, id],
+  );
+  return row;
 }
 
 /** Rows (plays, seconds, genre) of `per_item` (item_id, series_id, plays, seconds): an item's genres, or its series' when it has none. */

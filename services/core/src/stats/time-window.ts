@@ -26,8 +26,16 @@ export function hourCeil(moment: string): string {
   return `to_timestamp(ceil(extract(epoch FROM ${moment}) / 3600) * 3600)`;
 }
 
-/** The "all time" choice of SPEC.md §9 (9999 days) and anything longer reads the all-time totals. */
-export const ALL_TIME_HOURS = 9999 * 24;
+/** First UTC month start at or after a UTC midnight (SQL). */
+export function monthCeil(day: string): string {
+  return `(date_trunc('month', ${day} AT TIME ZONE 'UTC') + CASE WHEN ${day} = date_trunc('month', ${day} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+          THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC'`;
+}
+
+/** The "all time" choice of SPEC.md §9 (9999 days); anything longer is all time too. */
+export const ALL_TIME_DAYS = 9999;
+/** The same in hours: such a window reads the all-time totals. */
+export const ALL_TIME_HOURS = ALL_TIME_DAYS * 24;
 
 /** Time parts since a moment, as the dashboard shows "ago" texts (LastSeen, LastActivity, LastPlayed). */
 export interface TimeParts {

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
-import { chartRollup } from './window-sql.js';
+import { chartRollup } from './hour-chart-sql.js';
 
 /**
  * The SQL of the year in review. Every query takes $1 server id, $2 year, $3 time zone and (those that can be

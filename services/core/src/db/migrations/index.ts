@@ -20,6 +20,7 @@ import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
 import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
+import { libraryMethodMonths } from './0027-library-method-months.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   redundantHistoryIndexes,
   yearTopsAndDownloadTickets,
   storageSecondPass,
+  libraryMethodMonths,
 ];
