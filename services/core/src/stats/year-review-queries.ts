@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { PLAY_END } from '../history/review-rollup-sql.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
 import { chartRollup } from './window-sql.js';
@@ -12,8 +13,6 @@ const YEAR_START = `make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text)`;
 const YEAR_END = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text)`;
 const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND started_at < ${YEAR_END} AND ($4::text IS NULL OR user_id = $4)`;
 
-/** A binge: plays of one user, each starting at most this long after the previous one ended. */
-export const BINGE_GAP_MINUTES = 30;
 export const YEAR_TOP_LIMIT = 5;
 
 /**
@@ -193,14 +192,32 @@ export async function serverTopsFromCards(db: Database, serverId: string, year: 
   return { items: of('item'), series: of('series') };
 }
 
-/** The top genres of the year: the genres of each item played (or of its series when it has none). */
+/**
+ * The top genres of the year (the genres of each item played, or of its series when it has none), from the
+ * genre × UTC month rollup (play_genre_rollups, 0028; user_id '' is the server): the year's UTC months, plus
+ * the plays between the zone's 1 January and 1 January UTC when the zone is ahead of UTC, minus them when it is
+ * behind (at most 14 hours at each end, from the history), so the year runs from 1 January 00:00 in the zone.
+ */
 export async function genresOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  const utcYear = (offset: string) => `make_timestamptz($2::int${offset}, 1, 1, 0, 0, 0, 'UTC')`;
+  // Plays in [from, to) counted with weight w: an empty range when from >= to.
+  const edge = (from: string, to: string, w: number) =>
+    `SELECT item_id, series_id, played_seconds, ${w} AS w FROM playback_history
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= ${from} AND started_at < ${to}`;
   const rows = await db.query<{ genre: string; plays: number; seconds: number }>(
-    `WITH per_item AS MATERIALIZED (
-       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
-     ), ${GENRE_TAGGED_PLAYS}
-     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM tagged GROUP BY genre
+    `WITH per_item AS (
+       SELECT item_id, series_id, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds FROM (
+         ${edge(YEAR_START, utcYear(''), 1)}
+         UNION ALL ${edge(utcYear(''), YEAR_START, -1)}
+         UNION ALL ${edge(utcYear(' + 1'), YEAR_END, 1)}
+         UNION ALL ${edge(YEAR_END, utcYear(' + 1'), -1)}
+       ) AS edges GROUP BY item_id, series_id
+     ), ${GENRE_TAGGED_PLAYS}, counted AS (
+       SELECT genre, plays, played_seconds AS seconds FROM play_genre_rollups
+       WHERE server_id = $1 AND user_id = COALESCE($4::text, '') AND month >= ${utcYear('')} AND month < ${utcYear(' + 1')}
+       UNION ALL SELECT genre, plays, seconds FROM tagged
+     )
+     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM counted GROUP BY genre HAVING sum(plays) > 0
      ORDER BY 3 DESC, 2 DESC, 1 LIMIT ${YEAR_TOP_LIMIT}`,
     [serverId, year, timeZone, userId],
   );
@@ -209,24 +226,38 @@ export async function genresOfYear(db: Database, serverId: string, year: number,
 
 /**
  * The longest binge: a run of one user's plays where each starts at most BINGE_GAP_MINUTES after the previous
- * one ended (its start plus its watched seconds), the run with the most watched seconds. The runs are found on
- * narrow rows (user, start, seconds: all in the covering indexes); only the winning run's plays are read for
- * its title (the series or film it is mostly made of).
+ * one ended (its start plus its watched seconds), the run with the most watched seconds (then plays, then the
+ * earliest), of at least two plays. Only the year's plays count: a run that crosses an edge of the year is cut
+ * there. The runs come from play_binge_runs (0028): those inside the year by the index of the longest runs;
+ * for each user, the run that crosses 1 January (the last run starting before it) and the one that crosses the
+ * next, cut to the year from the history (the plays of one run inside the year still form one run). Only the
+ * winning run's plays are read for its title (the series or film it is mostly made of).
  */
 export async function longestBinge(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  // The last run of a user that starts before the edge, when it goes on after it.
+  const crossing = (edge: string) => `SELECT r.* FROM users u CROSS JOIN LATERAL (
+       SELECT * FROM play_binge_runs r WHERE r.server_id = $1 AND r.user_id = u.user_id AND r.started_at < ${edge}
+       ORDER BY r.started_at DESC LIMIT 1) AS r
+     WHERE r.last_started_at >= ${edge}`;
   const [run] = await db.query<{ user_id: string; started_at: Date; ended_at: Date; plays: number; seconds: number }>(
-    `WITH plays AS (
-       SELECT user_id, started_at, played_seconds, started_at + make_interval(secs => played_seconds) AS ended_at
-       FROM playback_history WHERE ${PLAYS_OF_YEAR}
-     ), marked AS (
-       SELECT *, CASE WHEN started_at - lag(ended_at) OVER (PARTITION BY user_id ORDER BY started_at)
-           <= make_interval(mins => ${BINGE_GAP_MINUTES}) THEN 0 ELSE 1 END AS starts_run
-       FROM plays
-     ), runs AS (
-       SELECT *, sum(starts_run) OVER (PARTITION BY user_id ORDER BY started_at ROWS UNBOUNDED PRECEDING) AS run FROM marked
+    `WITH users AS (
+       SELECT $4::text AS user_id WHERE $4::text IS NOT NULL
+       UNION ALL SELECT key FROM play_totals WHERE server_id = $1 AND scope = 'user' AND $4::text IS NULL
+     ), inside AS (
+       SELECT user_id, started_at, ended_at, plays, played_seconds AS seconds FROM play_binge_runs
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND plays > 1
+         AND started_at >= ${YEAR_START} AND last_started_at < ${YEAR_END}
+       ORDER BY played_seconds DESC, plays DESC, started_at LIMIT 1
+     ), cut AS (
+       SELECT c.user_id, part.* FROM (${crossing(YEAR_START)} UNION ${crossing(YEAR_END)}) AS c
+       CROSS JOIN LATERAL (
+         SELECT min(h.started_at) AS started_at, max(${PLAY_END('h.')}) AS ended_at, count(*)::int AS plays,
+           sum(h.played_seconds)::bigint AS seconds
+         FROM playback_history h WHERE h.server_id = $1 AND h.user_id = c.user_id
+           AND h.started_at >= GREATEST(c.started_at, ${YEAR_START}) AND h.started_at <= c.last_started_at AND h.started_at < ${YEAR_END}
+       ) AS part
      )
-     SELECT user_id, min(started_at) AS started_at, max(ended_at) AS ended_at, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-     FROM runs GROUP BY user_id, run HAVING count(*) > 1
+     SELECT * FROM inside UNION ALL SELECT * FROM cut WHERE plays > 1
      ORDER BY seconds DESC, plays DESC, started_at LIMIT 1`,
     [serverId, year, timeZone, userId],
   );
