@@ -98,10 +98,11 @@ describe('year in review from its rollups', () => {
     for (const id of [...movies, ...series]) genres[id] = pick();
     for (const e of episodes) genres[e.id] = e.id === 'e0' || e.id === 'e4' ? ['Comedy'] : [];
     await syncItems(genres);
-    await recordPlays(
-      db,
-      users.flatMap((u, i) => sessions(u, 10 + 8 * i)),
-    );
+    // And the longest binge of all, 12 plays of 90 minutes across the new year of UTC and of New York: cut at
+    // each, each part is still the longest of its year.
+    const marathon: PlayToRecord[] = [];
+    for (let k = 0; k < 12; k++) marathon.push(play('u1', Date.UTC(2025, 11, 31, 14) + k * 95 * 60_000, 90 * 60));
+    await recordPlays(db, [...users.flatMap((u, i) => sessions(u, 10 + 8 * i)), ...marathon]);
   });
   afterAll(async () => {
     await close();
