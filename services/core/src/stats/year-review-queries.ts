@@ -123,10 +123,10 @@ export interface Ranked extends Figures {
 }
 
 /**
- * The top movies and tracks (what is not an episode), the top series and the top genres, by watched time then
- * plays, from one pass over the year's plays. That pass reads only columns the covering indexes carry
- * (history_started_cover, or history_user_cover for a user), so it never visits the table's rows; names come
- * from the items table (or, for an item a sync removed, from one of its plays).
+ * The top movies and tracks (what is not an episode) and the top series, by watched time then plays, from one
+ * pass over the year's plays (a user's, or the server's when the cards' walk would be long). That pass reads only
+ * columns the covering indexes carry (history_started_cover, or history_user_cover for a user), so it never
+ * visits the table's rows; names come from the items table (or, for an item a sync removed, from one of its plays).
  */
 export async function topsOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
   const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
@@ -139,24 +139,21 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
      ), top_series AS (
        SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
        GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
-     ), ${GENRE_TAGGED_PLAYS}, ranked AS (
+     ), ranked AS (
        SELECT 'item' AS kind, id, plays, seconds FROM top_items
        UNION ALL SELECT 'series', id, plays, seconds FROM top_series
-       UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
-                  ORDER BY 4 DESC, 3 DESC, 2 LIMIT ${YEAR_TOP_LIMIT})
      )
      ${NAMED_RANKS}`,
     [serverId, year, timeZone, userId],
   );
-  const of = (kind: string): Ranked[] =>
-    rows
-      .filter((row) => row.kind === kind)
-      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-  return {
-    items: of('item'),
-    series: of('series'),
-    genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })),
-  };
+  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
+}
+
+/** The named rows of one kind ('item' or 'series'), as the review shows them. */
+function namedOf(rows: Array<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>, kind: string): Ranked[] {
+  return rows
+    .filter((row) => row.kind === kind)
+    .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
 }
 
 /**
@@ -185,11 +182,7 @@ export async function serverTopsFromCards(db: Database, serverId: string, year: 
      ${NAMED_RANKS}`,
     [serverId, JSON.stringify(ranked)],
   );
-  const of = (kind: string): Ranked[] =>
-    rows
-      .filter((row) => row.kind === kind)
-      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-  return { items: of('item'), series: of('series') };
+  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
 }
 
 /**

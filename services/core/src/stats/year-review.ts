@@ -19,10 +19,11 @@ const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, P
 
 /**
  * The year in review of a user or of the whole server. The server's totals, busiest day and hour come from
- * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups;
- * genres (kept per item, not per play), the longest binge (runs of one user's plays) and a user's figures read
- * that year's plays through the history's covering indexes. Answers are cached with the other statistics until
- * the history changes.
+ * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups; the
+ * genres from the genre × month rollup and the longest binge from the table of binge runs (0028), for the server
+ * and for a user; a user's totals, busiest day and hour and top items and series read that user's plays of the
+ * year through the history's covering index. Answers are cached with the other statistics until the history
+ * changes.
  */
 export class YearReviewService {
   constructor(
@@ -46,13 +47,16 @@ export class YearReviewService {
     return { png: yearReviewPng(review, row?.name ?? 'Media server'), fileName: `reelstat-${review.Year}-${who}.png` };
   }
 
-  /** The server's tops: items and series from the cards' rollups, genres from one pass over the year's plays. */
-  private async serverTops(serverId: string, year: number, timeZone: string) {
+  /**
+   * The tops: items and series from the cards' rollups (the server) or from the year's plays (a user, or the
+   * server when the cards' walk would be long); genres from their rollup.
+   */
+  private async tops(serverId: string, year: number, timeZone: string, userId: string | null) {
     const [cards, genres] = await Promise.all([
-      serverTopsFromCards(this.db, serverId, year, timeZone),
-      genresOfYear(this.db, serverId, year, timeZone, null),
+      userId ? undefined : serverTopsFromCards(this.db, serverId, year, timeZone),
+      genresOfYear(this.db, serverId, year, timeZone, userId),
     ]);
-    return cards ? { ...cards, genres } : topsOfYear(this.db, serverId, year, timeZone, null);
+    return { ...(cards ?? (await topsOfYear(this.db, serverId, year, timeZone, userId))), genres };
   }
 
   private async compute(serverId: string, { year, timeZone, userId }: { year: number; timeZone: string; userId: string | null }) {
@@ -69,7 +73,7 @@ export class YearReviewService {
       serverYearFromCharts(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
-      userId ? topsOfYear(this.db, serverId, year, timeZone, userId) : this.serverTops(serverId, year, timeZone),
+      this.tops(serverId, year, timeZone, userId),
       longestBinge(this.db, serverId, year, timeZone, userId),
       firstAndLast(this.db, serverId, year, timeZone, userId),
     ]);
