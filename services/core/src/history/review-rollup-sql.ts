@@ -5,9 +5,8 @@
  *  - play_genre_rollups: plays and watched seconds per UTC month × genre, per user and for the whole server
  *    (user_id ''). A play counts once for every genre of its item, or of its series when the item has none
  *    (as GENRE_TAGGED_PLAYS in stats/scope-queries.ts).
- *  - play_binge_runs: every run of one user's plays (ordered by start, then id) where each play starts at most
- *    BINGE_GAP_MINUTES after the previous one ended (its start plus its watched seconds), single plays included:
- *    the runs partition each user's plays, so a change can find the runs it touches by their starts.
+ *  - play_binge_runs: every run of two or more of one user's plays (ordered by start, then id) where each play
+ *    starts at most BINGE_GAP_MINUTES after the previous one ended (its start plus its watched seconds).
  */
 
 /** Start of the UTC month of the history's started_at (as utcMonth in rollup-sql.ts, which imports this module). */
@@ -41,7 +40,8 @@ export function genreRollupDelta(source: string, genres = 'item_genres'): string
 
 /**
  * Rows (server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds) of play_binge_runs for
- * the history rows `source` (server_id, user_id, id, started_at, played_seconds): every run of each user's rows.
+ * the history rows `source` (server_id, user_id, id, started_at, played_seconds): every run of two or more of each
+ * user's rows.
  */
 export function bingeRunsFrom(source: string): string {
   const order = 'PARTITION BY server_id, user_id ORDER BY started_at, id';
@@ -53,7 +53,7 @@ export function bingeRunsFrom(source: string): string {
           CASE WHEN started_at - lag(${PLAY_END()}) OVER (${order}) <= make_interval(mins => ${BINGE_GAP_MINUTES}) THEN 0 ELSE 1 END AS starts_run
         FROM ${source} AS s
       ) AS marked
-    ) AS numbered GROUP BY server_id, user_id, run`;
+    ) AS numbered GROUP BY server_id, user_id, run HAVING count(*) > 1`;
 }
 
 const GENRE_KEY = 'server_id, user_id, month, genre';
@@ -75,22 +75,28 @@ export const subtractGenreRollups = (source: string) => `
  * PL/pgSQL: the runs of each (server, user) named in `changes` (server_id, user_id, started_at: the starts of
  * plays added or removed) computed again. A play added or removed at t changes only the run holding the play
  * before t and the run holding the play after t (the one whose "previous play" it becomes or stops being), so
- * the runs from the last one starting before the earliest change to the first one starting after the latest
- * change are deleted and computed again from the history between them. The runs just outside keep their
- * plays: the gap before the first play of that range can only grow (the run break stays), and the play after
- * its end still follows the same play.
+ * the history between the start of the run holding the last play before the earliest change and the end of the
+ * run holding the first play after the latest change is read again, and the stored runs starting in it are
+ * replaced. (A run of one play is not stored: the play itself is its start and end.) The runs just outside keep
+ * their plays: the gap before the first play of that range can only grow (the run break stays), and the play
+ * after its end still follows the same play.
  */
 export const recomputeBingeRuns = (changes: string) => `
     FOR b IN SELECT server_id, user_id, min(started_at) AS t_min, max(started_at) AS t_max FROM (${changes}) AS c GROUP BY 1, 2 LOOP
-      SELECT COALESCE(max(started_at), b.t_min) INTO lo FROM play_binge_runs
+      SELECT max(started_at) INTO before_play FROM playback_history
         WHERE server_id = b.server_id AND user_id = b.user_id AND started_at < b.t_min;
-      SELECT min(started_at) INTO next_start FROM play_binge_runs
+      SELECT min(started_at) INTO after_play FROM playback_history
         WHERE server_id = b.server_id AND user_id = b.user_id AND started_at > b.t_max;
+      SELECT COALESCE(
+          (SELECT r.started_at FROM (SELECT * FROM play_binge_runs WHERE server_id = b.server_id AND user_id = b.user_id AND started_at <= before_play
+             ORDER BY started_at DESC LIMIT 1) AS r WHERE r.last_started_at >= before_play),
+          before_play, b.t_min)
+        INTO lo;
       WITH gone AS (
         DELETE FROM play_binge_runs WHERE server_id = b.server_id AND user_id = b.user_id AND started_at >= lo
-          AND (next_start IS NULL OR started_at <= next_start)
+          AND (after_play IS NULL OR started_at <= after_play)
         RETURNING last_started_at
-      ) SELECT GREATEST(b.t_max, max(last_started_at)) INTO hi FROM gone;
+      ) SELECT GREATEST(b.t_max, after_play, max(last_started_at)) INTO hi FROM gone;
       INSERT INTO play_binge_runs (server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds)
       ${bingeRunsFrom(`(SELECT server_id, user_id, id, started_at, played_seconds FROM playback_history
           WHERE server_id = b.server_id AND user_id = b.user_id AND started_at >= lo AND started_at <= hi)`)};

@@ -238,7 +238,7 @@ export async function longestBinge(db: Database, serverId: string, year: number,
        UNION ALL SELECT key FROM play_totals WHERE server_id = $1 AND scope = 'user' AND $4::text IS NULL
      ), inside AS (
        SELECT user_id, started_at, ended_at, plays, played_seconds AS seconds FROM play_binge_runs
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND plays > 1
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4)
          AND started_at >= ${YEAR_START} AND last_started_at < ${YEAR_END}
        ORDER BY played_seconds DESC, plays DESC, started_at LIMIT 1
      ), cut AS (

@@ -212,6 +212,29 @@ describe('year in review from its rollups', () => {
     await expectSameAsHistory();
   });
 
+  it('keeps the runs exact through single deletes and inserts, one statement at a time', async () => {
+    for (let step = 0; step < 40; step++) {
+      if (step % 2 === 0) {
+        const [victim] = await db.query<{ id: string }>(
+          `SELECT id::text FROM playback_history WHERE server_id = $1 ORDER BY md5(id::text || $2) LIMIT 1`,
+          [serverId, String(step)],
+        );
+        await deletePlays(db, serverId, 'h.id = $2::bigint', [victim!.id]);
+      } else {
+        // Next to a stored run's start or end, or between two of its plays.
+        const [near] = await db.query<{ user_id: string; at: Date }>(
+          `SELECT user_id, CASE $2::int % 3 WHEN 0 THEN started_at - interval '25 minutes' WHEN 1 THEN ended_at + interval '10 minutes'
+             ELSE started_at + (last_started_at - started_at) / 2 END AS at
+           FROM play_binge_runs WHERE server_id = $1 ORDER BY md5(started_at::text || $2) LIMIT 1`,
+          [serverId, step],
+        );
+        await recordPlays(db, [play(near!.user_id, near!.at.getTime(), 60 * (1 + (step % 20)))]);
+      }
+      expect((await findRollupDifferences(db)).filter((d) => d.level === 'binge_runs'), `step ${step}`).toEqual([]);
+    }
+    await expectSameAsHistory();
+  });
+
   it('follows a play extended while it goes on, and a rebuild gives the same rows', async () => {
     const [last] = await db.query<{ play_key: string; user_id: string; started_at: Date }>(
       `SELECT play_key, user_id, started_at FROM playback_history WHERE server_id = $1 ORDER BY played_seconds LIMIT 1`,
