@@ -21,6 +21,7 @@ import {
   genresOfYear,
   longestBinge,
   serverTopsFromCards,
+  serverTotalsOfYear,
   serverYearFromCharts,
   topsOfYear,
   userYearFromHistory,
@@ -92,7 +93,9 @@ async function main() {
     const review = (userId?: string) =>
       new YearReviewService(db, new StatisticsContext(db, timeZone)).review({ year, userId, timeZone }, serverId);
     const parts = (userId: string | null) => ({
-      charts: () => serverYearFromCharts(db, serverId, year, timeZone),
+      ...(userId
+        ? { serverTotals: () => serverTotalsOfYear(db, serverId, year, timeZone) }
+        : { charts: () => serverYearFromCharts(db, serverId, year, timeZone) }),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
       ...(userId

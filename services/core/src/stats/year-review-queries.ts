@@ -13,6 +13,28 @@ const YEAR_START = `make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text)`;
 const YEAR_END = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text)`;
 const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND started_at < ${YEAR_END} AND ($4::text IS NULL OR user_id = $4)`;
 
+/** 1 January 00:00 UTC of the year and of the next: the edges of the UTC months the rollups hold. */
+const UTC_YEAR = `make_timestamptz($2::int, 1, 1, 0, 0, 0, 'UTC')`;
+const UTC_NEXT_YEAR = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, 'UTC')`;
+
+/**
+ * The plays (item_id, series_id, played_seconds, weight w) that turn the year's UTC months into the year in the
+ * zone: between the zone's 1 January and 1 January UTC, added when the zone is ahead of UTC (w = 1) and
+ * subtracted when it is behind (w = -1), at both ends; at most 14 hours each, from the history ($4: a user or
+ * null). An empty range when the two instants are in the other order.
+ */
+const YEAR_EDGE_PLAYS = [
+  [YEAR_START, UTC_YEAR, 1],
+  [UTC_YEAR, YEAR_START, -1],
+  [UTC_NEXT_YEAR, YEAR_END, 1],
+  [YEAR_END, UTC_NEXT_YEAR, -1],
+]
+  .map(
+    ([from, to, w]) => `SELECT item_id, series_id, played_seconds, ${w} AS w FROM playback_history
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= ${from} AND started_at < ${to}`,
+  )
+  .join('\n       UNION ALL ');
+
 export const YEAR_TOP_LIMIT = 5;
 
 /**
@@ -91,6 +113,23 @@ export async function serverYearFromCharts(db: Database, serverId: string, year:
     [serverId, year, timeZone],
   );
   return shapeBusiest(rows);
+}
+
+/**
+ * The server's plays and watched seconds of the year (what a user's review compares with), from the cards'
+ * month rows of playback methods (every play counts once there) plus or minus the plays at the year's edges.
+ */
+export async function serverTotalsOfYear(db: Database, serverId: string, year: number, timeZone: string): Promise<Figures> {
+  const [row] = await db.query<{ plays: number; seconds: string }>(
+    `WITH counted AS (
+       SELECT plays, played_seconds AS seconds FROM play_card_rollups
+       WHERE server_id = $1 AND kind = 'method' AND span = 'month' AND bucket >= ${UTC_YEAR} AND bucket < ${UTC_NEXT_YEAR}
+       UNION ALL SELECT w, w * played_seconds FROM (${YEAR_EDGE_PLAYS}) AS edges
+     )
+     SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM counted`,
+    [serverId, year, timeZone, null],
+  );
+  return { plays: row?.plays ?? 0, seconds: Number(row?.seconds ?? 0) };
 }
 
 function shapeBusiest(rows: Array<{ kind: string; key: string; plays: number; seconds: number }>) {
@@ -192,22 +231,13 @@ export async function serverTopsFromCards(db: Database, serverId: string, year: 
  * behind (at most 14 hours at each end, from the history), so the year runs from 1 January 00:00 in the zone.
  */
 export async function genresOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
-  const utcYear = (offset: string) => `make_timestamptz($2::int${offset}, 1, 1, 0, 0, 0, 'UTC')`;
-  // Plays in [from, to) counted with weight w: an empty range when from >= to.
-  const edge = (from: string, to: string, w: number) =>
-    `SELECT item_id, series_id, played_seconds, ${w} AS w FROM playback_history
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= ${from} AND started_at < ${to}`;
   const rows = await db.query<{ genre: string; plays: number; seconds: number }>(
     `WITH per_item AS (
-       SELECT item_id, series_id, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds FROM (
-         ${edge(YEAR_START, utcYear(''), 1)}
-         UNION ALL ${edge(utcYear(''), YEAR_START, -1)}
-         UNION ALL ${edge(utcYear(' + 1'), YEAR_END, 1)}
-         UNION ALL ${edge(YEAR_END, utcYear(' + 1'), -1)}
-       ) AS edges GROUP BY item_id, series_id
+       SELECT item_id, series_id, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds FROM (${YEAR_EDGE_PLAYS}) AS edges
+       GROUP BY item_id, series_id
      ), ${GENRE_TAGGED_PLAYS}, counted AS (
        SELECT genre, plays, played_seconds AS seconds FROM play_genre_rollups
-       WHERE server_id = $1 AND user_id = COALESCE($4::text, '') AND month >= ${utcYear('')} AND month < ${utcYear(' + 1')}
+       WHERE server_id = $1 AND user_id = COALESCE($4::text, '') AND month >= ${UTC_YEAR} AND month < ${UTC_NEXT_YEAR}
        UNION ALL SELECT genre, plays, seconds FROM tagged
      )
      SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM counted GROUP BY genre HAVING sum(plays) > 0

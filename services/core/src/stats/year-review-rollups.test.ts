@@ -10,10 +10,11 @@ import type { GenreRow, SyncItemRow } from '../sync/item-rows.js';
 import { SyncRepository } from '../sync/sync-repository.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
-import { genresOfYear, longestBinge } from './year-review-queries.js';
+import { genresOfYear, longestBinge, serverTotalsOfYear } from './year-review-queries.js';
 
 /**
- * The year in review's genres (play_genre_rollups) and longest binge (play_binge_runs) against the same figures
+ * The year in review's genres (play_genre_rollups), longest binge (play_binge_runs) and the server's totals a user's
+ * review compares with (the cards' month rows) against the same figures
  * computed from the year's plays alone (the queries the review ran before 0028), for two years, in zones behind,
  * at and ahead of UTC (+05:45 too), for the server and every user; after genres change through a sync, plays
  * are deleted (splitting runs), imported out of order (joining runs), extended, and after a rebuild.
@@ -167,6 +168,16 @@ describe('year in review from its rollups', () => {
           ).toEqual(expectedBinge);
           if (expected.length && expectedBinge) compared++;
         }
+    // The server's totals a user's review compares with: the cards' months plus or minus the edges.
+    for (const year of years)
+      for (const tz of zones) {
+        const [total] = await db.query<{ plays: number; seconds: string }>(
+          `SELECT count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS seconds FROM playback_history
+           WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, $3) AND started_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, $3)`,
+          [serverId, year, tz],
+        );
+        expect(await serverTotalsOfYear(db, serverId, year, tz), `totals ${year} ${tz}`).toEqual({ plays: total!.plays, seconds: Number(total!.seconds) });
+      }
     expect(await findRollupDifferences(db)).toEqual([]);
     return compared;
   };

@@ -9,6 +9,7 @@ import {
   genresOfYear,
   longestBinge,
   serverTopsFromCards,
+  serverTotalsOfYear,
   serverYearFromCharts,
   topsOfYear,
   userYearFromHistory,
@@ -69,15 +70,17 @@ export class YearReviewService {
       if (!user) throw AppError.notFound(`No user has the Id ${userId} on this media server`);
       userName = user.name;
     }
+    // A user's review compares with the server's totals only: not the server's busiest day or hour.
     const [server, active, own, top, binge, ends] = await Promise.all([
-      serverYearFromCharts(this.db, serverId, year, timeZone),
+      userId ? serverTotalsOfYear(this.db, serverId, year, timeZone) : serverYearFromCharts(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
       this.tops(serverId, year, timeZone, userId),
       longestBinge(this.db, serverId, year, timeZone, userId),
       firstAndLast(this.db, serverId, year, timeZone, userId),
     ]);
-    const figures = own ?? server;
+    const figures = own ?? ('busiestDay' in server ? server : { total: server, busiestDay: null, busiestHour: null });
+    const serverTotal = 'total' in server ? server.total : server;
     const moment = (value: typeof ends.first) => (value ? { Date: value.date, Title: value.title, UserName: value.userName } : null);
     return {
       Year: year,
@@ -109,11 +112,11 @@ export class YearReviewService {
       FirstPlay: moment(ends.first),
       LastPlay: moment(ends.last),
       Server: {
-        Plays: server.total.plays,
-        WatchSeconds: server.total.seconds,
+        Plays: serverTotal.plays,
+        WatchSeconds: serverTotal.seconds,
         ActiveUsers: active,
-        AveragePlaysPerUser: active ? Math.round((server.total.plays / active) * 10) / 10 : 0,
-        AverageWatchSecondsPerUser: active ? Math.round(server.total.seconds / active) : 0,
+        AveragePlaysPerUser: active ? Math.round((serverTotal.plays / active) * 10) / 10 : 0,
+        AverageWatchSecondsPerUser: active ? Math.round(serverTotal.seconds / active) : 0,
       },
     };
   }
