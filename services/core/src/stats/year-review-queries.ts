@@ -189,7 +189,10 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
 }
 
 /** The named rows of one kind ('item' or 'series'), as the review shows them. */
-function namedOf(rows: Array<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>, kind: string): Ranked[] {
+function namedOf(
+  rows: Array<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>,
+  kind: string,
+): Ranked[] {
   return rows
     .filter((row) => row.kind === kind)
     .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));

@@ -79,7 +79,12 @@ describe('year in review from its rollups', () => {
   };
 
   const itemRows = (ids: string[]) =>
-    ids.map((id) => ({ server_id: serverId, id, type: id.startsWith('m') ? 'Movie' : id.startsWith('s') ? 'Series' : 'Episode', name: id }));
+    ids.map((id) => ({
+      server_id: serverId,
+      id,
+      type: id.startsWith('m') ? 'Movie' : id.startsWith('s') ? 'Series' : 'Episode',
+      name: id,
+    }));
   const genreRows = (id: string, genres: string[]): GenreRow[] => genres.map((genre) => ({ server_id: serverId, item_id: id, genre }));
   const pick = () => GENRES.filter(() => rand() < 0.4);
 
@@ -147,7 +152,13 @@ describe('year in review from its rollups', () => {
       [serverId, year, tz, userId],
     );
     return run
-      ? { userId: run.user_id, start: run.started_at.toISOString(), end: run.ended_at.toISOString(), plays: run.plays, seconds: Number(run.seconds) }
+      ? {
+          userId: run.user_id,
+          start: run.started_at.toISOString(),
+          end: run.ended_at.toISOString(),
+          plays: run.plays,
+          seconds: Number(run.seconds),
+        }
       : null;
   };
 
@@ -159,7 +170,9 @@ describe('year in review from its rollups', () => {
         for (const userId of [null, ...users]) {
           const genres = await genresOfYear(db, serverId, year, tz, userId);
           const expected = await genresFromHistory(year, tz, userId);
-          expect(genres, `genres ${year} ${tz} ${userId}`).toEqual(expected.map((r) => ({ genre: r.genre, plays: r.plays, seconds: Number(r.seconds) })));
+          expect(genres, `genres ${year} ${tz} ${userId}`).toEqual(
+            expected.map((r) => ({ genre: r.genre, plays: r.plays, seconds: Number(r.seconds) })),
+          );
           const binge = await longestBinge(db, serverId, year, tz, userId);
           const expectedBinge = await bingeFromHistory(year, tz, userId);
           expect(
@@ -176,7 +189,10 @@ describe('year in review from its rollups', () => {
            WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, $3) AND started_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, $3)`,
           [serverId, year, tz],
         );
-        expect(await serverTotalsOfYear(db, serverId, year, tz), `totals ${year} ${tz}`).toEqual({ plays: total!.plays, seconds: Number(total!.seconds) });
+        expect(await serverTotalsOfYear(db, serverId, year, tz), `totals ${year} ${tz}`).toEqual({
+          plays: total!.plays,
+          seconds: Number(total!.seconds),
+        });
       }
     expect(await findRollupDifferences(db)).toEqual([]);
     return compared;
@@ -241,7 +257,10 @@ describe('year in review from its rollups', () => {
         );
         await recordPlays(db, [play(near!.user_id, near!.at.getTime(), 60 * (1 + (step % 20)))]);
       }
-      expect((await findRollupDifferences(db)).filter((d) => d.level === 'binge_runs'), `step ${step}`).toEqual([]);
+      expect(
+        (await findRollupDifferences(db)).filter((d) => d.level === 'binge_runs'),
+        `step ${step}`,
+      ).toEqual([]);
     }
     await expectSameAsHistory();
   });
