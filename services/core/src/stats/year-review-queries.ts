@@ -59,19 +59,23 @@ export interface Figures {
   seconds: number;
 }
 
-/** A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user). */
+/**
+ * A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user):
+ * counted once per local day and hour (at most 8,784 cells), then summed by day and by hour of the day.
+ */
 export async function userYearFromHistory(db: Database, serverId: string, year: number, timeZone: string, userId: string) {
   const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
-    `WITH plays AS (
-       SELECT started_at AT TIME ZONE $3::text AS local, played_seconds FROM playback_history WHERE ${PLAYS_OF_YEAR}
+    `WITH cells AS MATERIALIZED (
+       SELECT date_trunc('hour', started_at AT TIME ZONE $3::text) AS local, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY 1
      ), days AS (
-       SELECT to_char(local, 'YYYY-MM-DD') AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+       SELECT local::date AS day, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM cells GROUP BY 1
      ), hours AS (
-       SELECT extract(hour FROM local)::int::text AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+       SELECT extract(hour FROM local)::int AS hour, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM cells GROUP BY 1
      )
-     SELECT 'total' AS kind, '' AS key, count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS seconds FROM plays
-     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
-     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM cells
+     UNION ALL (SELECT 'day', to_char(day, 'YYYY-MM-DD'), plays, seconds FROM days ORDER BY seconds DESC, plays DESC, day LIMIT 1)
+     UNION ALL (SELECT 'hour', hour::text, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, hour LIMIT 1)`,
     [serverId, year, timeZone, userId],
   );
   return shapeBusiest(rows);
