@@ -22,7 +22,7 @@ import {
   longestBinge,
   serverTopsFromCards,
   serverTotalsOfYear,
-  serverYearFromCharts,
+  serverYear,
   topsOfYear,
   userYearFromHistory,
 } from '../src/stats/year-review-queries.js';
@@ -95,7 +95,7 @@ async function main() {
     const parts = (userId: string | null) => ({
       ...(userId
         ? { serverTotals: () => serverTotalsOfYear(db, serverId, year, timeZone) }
-        : { charts: () => serverYearFromCharts(db, serverId, year, timeZone) }),
+        : { charts: () => serverYear(db, serverId, year, timeZone) }),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
       ...(userId

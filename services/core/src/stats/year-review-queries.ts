@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.js';
 import { PLAY_END } from '../history/review-rollup-sql.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
+import { dayChartRollup } from './day-chart-sql.js';
+import { hourChartRollup } from './hour-chart-sql.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
 import { chartRollup } from './window-sql.js';
 
@@ -134,6 +136,41 @@ export async function serverTotalsOfYear(db: Database, serverId: string, year: n
     [serverId, year, timeZone, null],
   );
   return { plays: row?.plays ?? 0, seconds: Number(row?.seconds ?? 0) };
+}
+
+/**
+ * The server's figures for the year that is going on (it started and ends after now): the day and hour charts'
+ * own levels for a window from 1 January in the zone to now (dayChartRollup: a few day-prefix rows per library
+ * and day; hourChartRollup: 96 month × quarter rows per library and month), which hold exactly the year's plays
+ * so far. A past year needs an end: serverYearFromCharts.
+ */
+export async function serverYearSoFarFromCharts(db: Database, serverId: string, year: number, timeZone: string) {
+  const sep = '\u0001';
+  const options = (localKey: (local: string) => string) => ({ start: YEAR_START, tz: '$3', separator: sep, localKey });
+  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
+    `WITH day_cells AS (${dayChartRollup(options((local) => `to_char(${local}::date, 'YYYY-MM-DD')`))}),
+     hour_cells AS (${hourChartRollup(options((local) => `extract(hour FROM ${local})::int::text`))}),
+     days AS (
+       SELECT split_part(key, '${sep}', 1) AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds FROM day_cells GROUP BY 1
+     ), hours AS (
+       SELECT split_part(key, '${sep}', 1) AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds FROM hour_cells GROUP BY 1
+       HAVING sum(plays) > 0
+     )
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM days
+     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
+     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+    [serverId, year, timeZone],
+  );
+  return shapeBusiest(rows);
+}
+
+/** The server's totals, busiest day and busiest hour of the year: from the charts' own levels while it goes on. */
+export async function serverYear(db: Database, serverId: string, year: number, timeZone: string) {
+  const { start, end } = await yearBounds(db, year, timeZone);
+  const now = Date.now();
+  return start.getTime() <= now && now < end.getTime()
+    ? serverYearSoFarFromCharts(db, serverId, year, timeZone)
+    : serverYearFromCharts(db, serverId, year, timeZone);
 }
 
 function shapeBusiest(rows: Array<{ kind: string; key: string; plays: number; seconds: number }>) {

@@ -10,7 +10,7 @@ import type { GenreRow, SyncItemRow } from '../sync/item-rows.js';
 import { SyncRepository } from '../sync/sync-repository.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
-import { genresOfYear, longestBinge, serverTotalsOfYear } from './year-review-queries.js';
+import { genresOfYear, longestBinge, serverTotalsOfYear, serverYearSoFarFromCharts } from './year-review-queries.js';
 
 /**
  * The year in review's genres (play_genre_rollups), longest binge (play_binge_runs) and the server's totals a user's
@@ -278,5 +278,72 @@ describe('year in review from its rollups', () => {
     await db.query(REBUILD_ROLLUPS_SQL);
     expect(await db.query('SELECT * FROM play_binge_runs ORDER BY 1, 2, 3')).toEqual(before);
     await expectSameAsHistory();
+  });
+});
+
+/**
+ * The year that is going on: the server's totals, busiest day and busiest hour from the day and hour charts'
+ * levels (a window from 1 January in the zone to now) against the history, in zones behind, at and ahead of
+ * UTC. The plays are spread over the year so far (and the end of the year before), none after now.
+ */
+describe('the year so far from the charts', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const rand = seededRandom(2121);
+  const now = Date.now();
+  const year = new Date(now).getUTCFullYear();
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const from = Date.UTC(year, 0, 1) - 2 * 86_400_000;
+    const plays: PlayToRecord[] = Array.from({ length: 800 }, (_, n) => {
+      const at = from + Math.floor(rand() ** 0.7 * (now - 60_000 - from));
+      const seconds = 60 * (1 + Math.floor(rand() * 90));
+      return {
+        serverId,
+        playKey: `y${n}`,
+        source: 'monitor',
+        userId: `u${n % 5}`,
+        userName: 'someone',
+        itemId: `m${n % 17}`,
+        itemName: 'Item',
+        itemType: 'Movie',
+        libraryId: `lib${n % 3}`,
+        playMethod: 'DirectPlay',
+        startedAt: new Date(at),
+        endedAt: new Date(at + seconds * 1000),
+        playedSeconds: seconds,
+      };
+    });
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('equals the year’s plays counted by day and by hour', async () => {
+    for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu']) {
+      const rows = await db.query<{ kind: string; key: string; plays: number; seconds: string }>(
+        `WITH plays AS (
+           SELECT started_at AT TIME ZONE $3 AS local, played_seconds FROM playback_history
+           WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, $3) AND started_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, $3)
+         )
+         SELECT 'total' AS kind, '' AS key, count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS seconds FROM plays
+         UNION ALL (SELECT 'day', to_char(local, 'YYYY-MM-DD'), count(*)::int, sum(played_seconds)::bigint FROM plays GROUP BY 2
+                    ORDER BY 4 DESC, 3 DESC, 2 LIMIT 1)
+         UNION ALL (SELECT 'hour', extract(hour FROM local)::int::text, count(*)::int, sum(played_seconds)::bigint FROM plays GROUP BY 2
+                    ORDER BY 4 DESC, 3 DESC, 2::int LIMIT 1)`,
+        [serverId, year, tz],
+      );
+      const of = (kind: string) => rows.find((row) => row.kind === kind);
+      const day = of('day');
+      const hour = of('hour');
+      expect(await serverYearSoFarFromCharts(db, serverId, year, tz), tz).toEqual({
+        total: { plays: of('total')!.plays, seconds: Number(of('total')!.seconds) },
+        busiestDay: day ? { date: day.key, plays: day.plays, seconds: Number(day.seconds) } : null,
+        busiestHour: hour ? { hour: Number(hour.key), plays: hour.plays, seconds: Number(hour.seconds) } : null,
+      });
+    }
   });
 });

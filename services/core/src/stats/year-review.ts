@@ -10,7 +10,7 @@ import {
   longestBinge,
   serverTopsFromCards,
   serverTotalsOfYear,
-  serverYearFromCharts,
+  serverYear,
   topsOfYear,
   userYearFromHistory,
   type Ranked,
@@ -72,7 +72,7 @@ export class YearReviewService {
     }
     // A user's review compares with the server's totals only: not the server's busiest day or hour.
     const [server, active, own, top, binge, ends] = await Promise.all([
-      userId ? serverTotalsOfYear(this.db, serverId, year, timeZone) : serverYearFromCharts(this.db, serverId, year, timeZone),
+      userId ? serverTotalsOfYear(this.db, serverId, year, timeZone) : serverYear(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
       this.tops(serverId, year, timeZone, userId),
