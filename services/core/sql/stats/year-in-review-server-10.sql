@@ -1,7 +1,5 @@
-SELECT m.list, l.key, l.value FROM unnest($3::text[]) AS m(list)
-         CROSS JOIN LATERAL (
-           SELECT key, played_seconds AS value FROM play_card_rollups
-           WHERE server_id = $1 AND kind = $2 AND span = 'month'
-             AND bucket = (m.list::timestamp AT TIME ZONE 'UTC')
-           ORDER BY played_seconds DESC, key LIMIT 25
-         ) AS l;
+SELECT CASE WHEN count(*) > 13 THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
+       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < $2::timestamptz) AS everything
+     FROM generate_series(
+       date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC'), date_trunc('month', ($3::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'), interval '1 month') AS m
+     WHERE $1::uuid IS NOT NULL;
