@@ -10,7 +10,14 @@ import type { GenreRow, SyncItemRow } from '../sync/item-rows.js';
 import { SyncRepository } from '../sync/sync-repository.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
-import { genresOfYear, longestBinge, serverTotalsOfYear, serverYearSoFarFromCharts } from './year-review-queries.js';
+import {
+  genresOfYear,
+  longestBinge,
+  serverTopsFromCards,
+  serverTotalsOfYear,
+  serverYearSoFarFromCharts,
+  topsOfYear,
+} from './year-review-queries.js';
 
 /**
  * The year in review's genres (play_genre_rollups), longest binge (play_binge_runs) and the server's totals a user's
@@ -189,6 +196,9 @@ describe('year in review from its rollups', () => {
            WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, $3) AND started_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, $3)`,
           [serverId, year, tz],
         );
+        // The server's tops from the cards' walk (a year of many plays) equal one pass over the year's plays (a small year).
+        const { items, series } = await topsOfYear(db, serverId, year, tz, null);
+        expect(await serverTopsFromCards(db, serverId, year, tz), `tops ${year} ${tz}`).toEqual({ items, series });
         expect(await serverTotalsOfYear(db, serverId, year, tz), `totals ${year} ${tz}`).toEqual({
           plays: total!.plays,
           seconds: Number(total!.seconds),

@@ -16,6 +16,9 @@ import {
   type Ranked,
 } from './year-review-queries.js';
 
+/** Below this many plays in the year, the server's top items and series are counted from the plays (see tops). */
+const YEAR_WALK_PLAYS = 200_000;
+
 const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, Plays: row.plays, WatchSeconds: row.seconds });
 
 /**
@@ -49,14 +52,16 @@ export class YearReviewService {
   }
 
   /**
-   * The tops: items and series from the cards' rollups (the server) or from the year's plays (a user, or the
-   * server when the cards' walk would be long); genres from their rollup.
+   * The tops: items and series from the cards' rollups (the server, in a year of at least YEAR_WALK_PLAYS plays)
+   * or from the year's plays (a user; the server in a smaller year, where the month lists are flat and the
+   * cards' walk reads deeper than one pass over the plays; or when the walk would be long); genres from their rollup.
    */
   private async tops(serverId: string, year: number, timeZone: string, userId: string | null) {
-    const [cards, genres] = await Promise.all([
-      userId ? undefined : serverTopsFromCards(this.db, serverId, year, timeZone),
-      genresOfYear(this.db, serverId, year, timeZone, userId),
-    ]);
+    const fromCards = async () =>
+      (await serverTotalsOfYear(this.db, serverId, year, timeZone)).plays >= YEAR_WALK_PLAYS
+        ? serverTopsFromCards(this.db, serverId, year, timeZone)
+        : undefined;
+    const [cards, genres] = await Promise.all([userId ? undefined : fromCards(), genresOfYear(this.db, serverId, year, timeZone, userId)]);
     return { ...(cards ?? (await topsOfYear(this.db, serverId, year, timeZone, userId))), genres };
   }
 
