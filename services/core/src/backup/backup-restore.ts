@@ -15,6 +15,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from '../history/rollup-sql.js';
+import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -394,6 +395,15 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   );
   await client.query(
     `INSERT INTO ${into('play_card_viewer_counts')} (server_id, kind, key, viewers) ${cardViewerCountsFrom(into('play_card_viewers'))}`,
+  );
+  // The year in review's genres per month and binge runs (0028), from the staged history and the genres restored
+  // with it (or the live ones when the backup leaves them out).
+  await client.query(
+    reviewRollupsBackfill(
+      into('playback_history'),
+      staging.replaced.includes('item_genres') ? into('item_genres') : 'public.item_genres',
+      into,
+    ),
   );
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }

@@ -10,6 +10,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from './rollup-sql.js';
+import { bingeRunsFrom, genreRollupDelta } from './review-rollup-sql.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
@@ -19,7 +20,9 @@ import {
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
  * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; play_rollups_by_library_method_month:
- * UTC month × library × playback method) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * UTC month × library × playback method; the year in review's play_genre_rollups: UTC month × genre per user and
+ * server, and play_binge_runs: each user's runs of plays) equal what playback_history (and item_genres) holds.
+ * For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -38,7 +41,9 @@ export interface RollupDifference {
     | 'totals'
     | 'cards'
     | 'card_viewers'
-    | 'card_viewer_counts';
+    | 'card_viewer_counts'
+    | 'genres'
+    | 'binge_runs';
   serverId: string;
   /** The row's key: bucket/library/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -128,6 +133,14 @@ cards_stored AS (
 ), viewer_counts_expected AS (${cardViewerCountsFrom('viewers_expected')}),
 viewer_counts_stored AS (
   SELECT server_id, kind, key, viewers FROM play_card_viewer_counts WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND viewers <> 0
+), genres_expected AS (${genreRollupDelta('(SELECT *, 1 AS weight FROM history)')}),
+genres_stored AS (
+  SELECT server_id, user_id, month, genre, plays, played_seconds FROM play_genre_rollups
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+), runs_expected AS (${bingeRunsFrom('history')}),
+runs_stored AS (
+  SELECT server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds FROM play_binge_runs
+  WHERE $1::uuid IS NULL OR server_id = $1::uuid
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -171,6 +184,19 @@ SELECT 'card_viewer_counts', COALESCE(e.server_id, s.server_id), concat_ws(' ', 
   COALESCE(e.viewers, 0), 0, COALESCE(s.viewers, 0), 0
 FROM viewer_counts_expected e FULL JOIN viewer_counts_stored s USING (server_id, kind, key)
 WHERE e.viewers IS DISTINCT FROM s.viewers
+UNION ALL
+SELECT 'genres', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', to_char(COALESCE(e.month, s.month) AT TIME ZONE 'UTC', 'YYYY-MM'), COALESCE(e.user_id, s.user_id), COALESCE(e.genre, s.genre)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM genres_expected e FULL JOIN genres_stored s USING (server_id, user_id, month, genre)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'binge_runs', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', COALESCE(e.user_id, s.user_id), COALESCE(e.started_at, s.started_at), COALESCE(e.last_started_at, s.last_started_at),
+    COALESCE(e.ended_at, s.ended_at)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM runs_expected e FULL JOIN runs_stored s USING (server_id, user_id, started_at, last_started_at, ended_at)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

@@ -1,3 +1,5 @@
+import { reviewRollupsBackfill } from './review-rollup-sql.js';
+
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
  * playback_history holds: writeHistory adds (or adds the difference of an extended play), deletePlays subtracts,
@@ -219,7 +221,8 @@ ${totalsDelta('playback_history')};
  * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021;
  * months × library × method from the daily level: 0027),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
- * that triggers on play_card_viewers keep (0020).
+ * that triggers on play_card_viewers keep (0020), and the year in review's genres per month and binge runs that
+ * triggers on playback_history and item_genres keep (0028).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -233,12 +236,15 @@ export const ROLLUP_TABLES = [
   'play_card_viewer_counts',
   'play_rollups_by_library_day_prefix',
   'play_rollups_by_library_method_month',
+  'play_genre_rollups',
+  'play_binge_runs',
 ] as const;
 
 /**
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
  * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
- * play_card_rollups and play_card_viewers (whose trigger fills play_card_viewer_counts).
+ * play_card_rollups and play_card_viewers (whose trigger fills play_card_viewer_counts), play_genre_rollups and
+ * play_binge_runs.
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
@@ -246,7 +252,8 @@ ${ROLLUP_BACKFILL_SQL}
 INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played_seconds)
 ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
-${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};`;
+${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
+${reviewRollupsBackfill()}`;
 
 /**
  * The text the history search matches (user, title, client, device, address). The trigram index of the 0004

@@ -1,5 +1,7 @@
 import type { Database } from '../db/database.js';
+import { PLAY_END } from '../history/review-rollup-sql.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
+import { dayChartRollup } from './day-chart-sql.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
 import { chartRollup } from './hour-chart-sql.js';
 
@@ -12,8 +14,28 @@ const YEAR_START = `make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text)`;
 const YEAR_END = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text)`;
 const PLAYS_OF_YEAR = `server_id = $1 AND started_at >= ${YEAR_START} AND started_at < ${YEAR_END} AND ($4::text IS NULL OR user_id = $4)`;
 
-/** A binge: plays of one user, each starting at most this long after the previous one ended. */
-export const BINGE_GAP_MINUTES = 30;
+/** 1 January 00:00 UTC of the year and of the next: the edges of the UTC months the rollups hold. */
+const UTC_YEAR = `make_timestamptz($2::int, 1, 1, 0, 0, 0, 'UTC')`;
+const UTC_NEXT_YEAR = `make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, 'UTC')`;
+
+/**
+ * The plays (item_id, series_id, played_seconds, weight w) that turn the year's UTC months into the year in the
+ * zone: between the zone's 1 January and 1 January UTC, added when the zone is ahead of UTC (w = 1) and
+ * subtracted when it is behind (w = -1), at both ends; at most 14 hours each, from the history ($4: a user or
+ * null). An empty range when the two instants are in the other order.
+ */
+const YEAR_EDGE_PLAYS = [
+  [YEAR_START, UTC_YEAR, 1],
+  [UTC_YEAR, YEAR_START, -1],
+  [UTC_NEXT_YEAR, YEAR_END, 1],
+  [YEAR_END, UTC_NEXT_YEAR, -1],
+]
+  .map(
+    ([from, to, w]) => `SELECT item_id, series_id, played_seconds, ${w} AS w FROM playback_history
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= ${from} AND started_at < ${to}`,
+  )
+  .join('\n       UNION ALL ');
+
 export const YEAR_TOP_LIMIT = 5;
 
 /**
@@ -38,19 +60,23 @@ export interface Figures {
   seconds: number;
 }
 
-/** A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user). */
+/**
+ * A user's totals, busiest day and busiest hour for the year, from their plays (the rollups have no user):
+ * counted once per local day and hour (at most 8,784 cells), then summed by day and by hour of the day.
+ */
 export async function userYearFromHistory(db: Database, serverId: string, year: number, timeZone: string, userId: string) {
   const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
-    `WITH plays AS (
-       SELECT started_at AT TIME ZONE $3::text AS local, played_seconds FROM playback_history WHERE ${PLAYS_OF_YEAR}
+    `WITH cells AS MATERIALIZED (
+       SELECT date_trunc('hour', started_at AT TIME ZONE $3::text) AS local, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY 1
      ), days AS (
-       SELECT to_char(local, 'YYYY-MM-DD') AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+       SELECT local::date AS day, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM cells GROUP BY 1
      ), hours AS (
-       SELECT extract(hour FROM local)::int::text AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM plays GROUP BY 1
+       SELECT extract(hour FROM local)::int AS hour, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM cells GROUP BY 1
      )
-     SELECT 'total' AS kind, '' AS key, count(*)::int AS plays, COALESCE(sum(played_seconds), 0)::bigint AS seconds FROM plays
-     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
-     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM cells
+     UNION ALL (SELECT 'day', to_char(day, 'YYYY-MM-DD'), plays, seconds FROM days ORDER BY seconds DESC, plays DESC, day LIMIT 1)
+     UNION ALL (SELECT 'hour', hour::text, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, hour LIMIT 1)`,
     [serverId, year, timeZone, userId],
   );
   return shapeBusiest(rows);
@@ -94,6 +120,58 @@ export async function serverYearFromCharts(db: Database, serverId: string, year:
   return shapeBusiest(rows);
 }
 
+/**
+ * The server's plays and watched seconds of the year (what a user's review compares with), from the cards'
+ * month rows of playback methods (every play counts once there) plus or minus the plays at the year's edges.
+ */
+export async function serverTotalsOfYear(db: Database, serverId: string, year: number, timeZone: string): Promise<Figures> {
+  const [row] = await db.query<{ plays: number; seconds: string }>(
+    `WITH counted AS (
+       SELECT plays, played_seconds AS seconds FROM play_card_rollups
+       WHERE server_id = $1 AND kind = 'method' AND span = 'month' AND bucket >= ${UTC_YEAR} AND bucket < ${UTC_NEXT_YEAR}
+       UNION ALL SELECT w, w * played_seconds FROM (${YEAR_EDGE_PLAYS}) AS edges
+     )
+     SELECT COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM counted`,
+    [serverId, year, timeZone, null],
+  );
+  return { plays: row?.plays ?? 0, seconds: Number(row?.seconds ?? 0) };
+}
+
+/**
+ * The server's figures for the year that is going on (it started and ends after now): the day and hour charts'
+ * own levels for a window from 1 January in the zone to now (dayChartRollup: a few day-prefix rows per library
+ * and day; chartRollup of a time of day: 96 month × quarter rows per library and month), which hold exactly the year's plays
+ * so far. A past year needs an end: serverYearFromCharts.
+ */
+export async function serverYearSoFarFromCharts(db: Database, serverId: string, year: number, timeZone: string) {
+  const sep = '\u0001';
+  const options = (localKey: (local: string) => string) => ({ start: YEAR_START, tz: '$3', separator: sep, localKey });
+  const rows = await db.query<{ kind: string; key: string; plays: number; seconds: number }>(
+    `WITH day_cells AS (${dayChartRollup(options((local) => `to_char(${local}::date, 'YYYY-MM-DD')`))}),
+     hour_cells AS (${chartRollup({ ...options((local) => `extract(hour FROM ${local})::int::text`), timeOfDay: true })}),
+     days AS (
+       SELECT split_part(key, '${sep}', 1) AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds FROM day_cells GROUP BY 1
+     ), hours AS (
+       SELECT split_part(key, '${sep}', 1) AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS seconds FROM hour_cells GROUP BY 1
+       HAVING sum(plays) > 0
+     )
+     SELECT 'total' AS kind, '' AS key, COALESCE(sum(plays), 0)::int AS plays, COALESCE(sum(seconds), 0)::bigint AS seconds FROM days
+     UNION ALL (SELECT 'day', key, plays, seconds FROM days ORDER BY seconds DESC, plays DESC, key LIMIT 1)
+     UNION ALL (SELECT 'hour', key, plays, seconds FROM hours ORDER BY seconds DESC, plays DESC, key::int LIMIT 1)`,
+    [serverId, year, timeZone],
+  );
+  return shapeBusiest(rows);
+}
+
+/** The server's totals, busiest day and busiest hour of the year: from the charts' own levels while it goes on. */
+export async function serverYear(db: Database, serverId: string, year: number, timeZone: string) {
+  const { start, end } = await yearBounds(db, year, timeZone);
+  const now = Date.now();
+  return start.getTime() <= now && now < end.getTime()
+    ? serverYearSoFarFromCharts(db, serverId, year, timeZone)
+    : serverYearFromCharts(db, serverId, year, timeZone);
+}
+
 function shapeBusiest(rows: Array<{ kind: string; key: string; plays: number; seconds: number }>) {
   const of = (kind: string) => rows.find((row) => row.kind === kind);
   const total = of('total');
@@ -124,10 +202,10 @@ export interface Ranked extends Figures {
 }
 
 /**
- * The top movies and tracks (what is not an episode), the top series and the top genres, by watched time then
- * plays, from one pass over the year's plays. That pass reads only columns the covering indexes carry
- * (history_started_cover, or history_user_cover for a user), so it never visits the table's rows; names come
- * from the items table (or, for an item a sync removed, from one of its plays).
+ * The top movies and tracks (what is not an episode) and the top series, by watched time then plays, from one
+ * pass over the year's plays (a user's, or the server's when the cards' walk would be long). That pass reads only
+ * columns the covering indexes carry (history_started_cover, or history_user_cover for a user), so it never
+ * visits the table's rows; names come from the items table (or, for an item a sync removed, from one of its plays).
  */
 export async function topsOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
   const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
@@ -140,24 +218,24 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
      ), top_series AS (
        SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
        GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
-     ), ${GENRE_TAGGED_PLAYS}, ranked AS (
+     ), ranked AS (
        SELECT 'item' AS kind, id, plays, seconds FROM top_items
        UNION ALL SELECT 'series', id, plays, seconds FROM top_series
-       UNION ALL (SELECT 'genre', genre, sum(plays)::int, sum(seconds)::bigint FROM tagged GROUP BY genre
-                  ORDER BY 4 DESC, 3 DESC, 2 LIMIT ${YEAR_TOP_LIMIT})
      )
      ${NAMED_RANKS}`,
     [serverId, year, timeZone, userId],
   );
-  const of = (kind: string): Ranked[] =>
-    rows
-      .filter((row) => row.kind === kind)
-      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-  return {
-    items: of('item'),
-    series: of('series'),
-    genres: of('genre').map((row) => ({ genre: row.name, plays: row.plays, seconds: row.seconds })),
-  };
+  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
+}
+
+/** The named rows of one kind ('item' or 'series'), as the review shows them. */
+function namedOf(
+  rows: Array<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>,
+  kind: string,
+): Ranked[] {
+  return rows
+    .filter((row) => row.kind === kind)
+    .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
 }
 
 /**
@@ -186,21 +264,26 @@ export async function serverTopsFromCards(db: Database, serverId: string, year: 
      ${NAMED_RANKS}`,
     [serverId, JSON.stringify(ranked)],
   );
-  const of = (kind: string): Ranked[] =>
-    rows
-      .filter((row) => row.kind === kind)
-      .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-  return { items: of('item'), series: of('series') };
+  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
 }
 
-/** The top genres of the year: the genres of each item played (or of its series when it has none). */
+/**
+ * The top genres of the year (the genres of each item played, or of its series when it has none), from the
+ * genre × UTC month rollup (play_genre_rollups, 0028; user_id '' is the server): the year's UTC months, plus
+ * the plays between the zone's 1 January and 1 January UTC when the zone is ahead of UTC, minus them when it is
+ * behind (at most 14 hours at each end, from the history), so the year runs from 1 January 00:00 in the zone.
+ */
 export async function genresOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
   const rows = await db.query<{ genre: string; plays: number; seconds: number }>(
-    `WITH per_item AS MATERIALIZED (
-       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
-     ), ${GENRE_TAGGED_PLAYS}
-     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM tagged GROUP BY genre
+    `WITH per_item AS (
+       SELECT item_id, series_id, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds FROM (${YEAR_EDGE_PLAYS}) AS edges
+       GROUP BY item_id, series_id
+     ), ${GENRE_TAGGED_PLAYS}, counted AS (
+       SELECT genre, plays, played_seconds AS seconds FROM play_genre_rollups
+       WHERE server_id = $1 AND user_id = COALESCE($4::text, '') AND month >= ${UTC_YEAR} AND month < ${UTC_NEXT_YEAR}
+       UNION ALL SELECT genre, plays, seconds FROM tagged
+     )
+     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM counted GROUP BY genre HAVING sum(plays) > 0
      ORDER BY 3 DESC, 2 DESC, 1 LIMIT ${YEAR_TOP_LIMIT}`,
     [serverId, year, timeZone, userId],
   );
@@ -209,24 +292,38 @@ export async function genresOfYear(db: Database, serverId: string, year: number,
 
 /**
  * The longest binge: a run of one user's plays where each starts at most BINGE_GAP_MINUTES after the previous
- * one ended (its start plus its watched seconds), the run with the most watched seconds. The runs are found on
- * narrow rows (user, start, seconds: all in the covering indexes); only the winning run's plays are read for
- * its title (the series or film it is mostly made of).
+ * one ended (its start plus its watched seconds), the run with the most watched seconds (then plays, then the
+ * earliest), of at least two plays. Only the year's plays count: a run that crosses an edge of the year is cut
+ * there. The runs come from play_binge_runs (0028): those inside the year by the index of the longest runs;
+ * for each user, the run that crosses 1 January (the last run starting before it) and the one that crosses the
+ * next, cut to the year from the history (the plays of one run inside the year still form one run). Only the
+ * winning run's plays are read for its title (the series or film it is mostly made of).
  */
 export async function longestBinge(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
+  // The last run of a user that starts before the edge, when it goes on after it.
+  const crossing = (edge: string) => `SELECT r.* FROM users u CROSS JOIN LATERAL (
+       SELECT * FROM play_binge_runs r WHERE r.server_id = $1 AND r.user_id = u.user_id AND r.started_at < ${edge}
+       ORDER BY r.started_at DESC LIMIT 1) AS r
+     WHERE r.last_started_at >= ${edge}`;
   const [run] = await db.query<{ user_id: string; started_at: Date; ended_at: Date; plays: number; seconds: number }>(
-    `WITH plays AS (
-       SELECT user_id, started_at, played_seconds, started_at + make_interval(secs => played_seconds) AS ended_at
-       FROM playback_history WHERE ${PLAYS_OF_YEAR}
-     ), marked AS (
-       SELECT *, CASE WHEN started_at - lag(ended_at) OVER (PARTITION BY user_id ORDER BY started_at)
-           <= make_interval(mins => ${BINGE_GAP_MINUTES}) THEN 0 ELSE 1 END AS starts_run
-       FROM plays
-     ), runs AS (
-       SELECT *, sum(starts_run) OVER (PARTITION BY user_id ORDER BY started_at ROWS UNBOUNDED PRECEDING) AS run FROM marked
+    `WITH users AS (
+       SELECT $4::text AS user_id WHERE $4::text IS NOT NULL
+       UNION ALL SELECT key FROM play_totals WHERE server_id = $1 AND scope = 'user' AND $4::text IS NULL
+     ), inside AS (
+       SELECT user_id, started_at, ended_at, plays, played_seconds AS seconds FROM play_binge_runs
+       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4)
+         AND started_at >= ${YEAR_START} AND last_started_at < ${YEAR_END}
+       ORDER BY played_seconds DESC, plays DESC, started_at LIMIT 1
+     ), cut AS (
+       SELECT c.user_id, part.* FROM (${crossing(YEAR_START)} UNION ${crossing(YEAR_END)}) AS c
+       CROSS JOIN LATERAL (
+         SELECT min(h.started_at) AS started_at, max(${PLAY_END('h.')}) AS ended_at, count(*)::int AS plays,
+           sum(h.played_seconds)::bigint AS seconds
+         FROM playback_history h WHERE h.server_id = $1 AND h.user_id = c.user_id
+           AND h.started_at >= GREATEST(c.started_at, ${YEAR_START}) AND h.started_at <= c.last_started_at AND h.started_at < ${YEAR_END}
+       ) AS part
      )
-     SELECT user_id, min(started_at) AS started_at, max(ended_at) AS ended_at, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-     FROM runs GROUP BY user_id, run HAVING count(*) > 1
+     SELECT * FROM inside UNION ALL SELECT * FROM cut WHERE plays > 1
      ORDER BY seconds DESC, plays DESC, started_at LIMIT 1`,
     [serverId, year, timeZone, userId],
   );

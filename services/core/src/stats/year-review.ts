@@ -9,20 +9,25 @@ import {
   genresOfYear,
   longestBinge,
   serverTopsFromCards,
-  serverYearFromCharts,
+  serverTotalsOfYear,
+  serverYear,
   topsOfYear,
   userYearFromHistory,
   type Ranked,
 } from './year-review-queries.js';
 
+/** Below this many plays in the year, the server's top items and series are counted from the plays (see tops). */
+const YEAR_WALK_PLAYS = 200_000;
+
 const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, Plays: row.plays, WatchSeconds: row.seconds });
 
 /**
  * The year in review of a user or of the whole server. The server's totals, busiest day and hour come from
- * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups;
- * genres (kept per item, not per play), the longest binge (runs of one user's plays) and a user's figures read
- * that year's plays through the history's covering indexes. Answers are cached with the other statistics until
- * the history changes.
+ * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups; the
+ * genres from the genre × month rollup and the longest binge from the table of binge runs (0028), for the server
+ * and for a user; a user's totals, busiest day and hour and top items and series read that user's plays of the
+ * year through the history's covering index. Answers are cached with the other statistics until the history
+ * changes.
  */
 export class YearReviewService {
   constructor(
@@ -46,13 +51,18 @@ export class YearReviewService {
     return { png: yearReviewPng(review, row?.name ?? 'Media server'), fileName: `reelstat-${review.Year}-${who}.png` };
   }
 
-  /** The server's tops: items and series from the cards' rollups, genres from one pass over the year's plays. */
-  private async serverTops(serverId: string, year: number, timeZone: string) {
-    const [cards, genres] = await Promise.all([
-      serverTopsFromCards(this.db, serverId, year, timeZone),
-      genresOfYear(this.db, serverId, year, timeZone, null),
-    ]);
-    return cards ? { ...cards, genres } : topsOfYear(this.db, serverId, year, timeZone, null);
+  /**
+   * The tops: items and series from the cards' rollups (the server, in a year of at least YEAR_WALK_PLAYS plays)
+   * or from the year's plays (a user; the server in a smaller year, where the month lists are flat and the
+   * cards' walk reads deeper than one pass over the plays; or when the walk would be long); genres from their rollup.
+   */
+  private async tops(serverId: string, year: number, timeZone: string, userId: string | null) {
+    const fromCards = async () =>
+      (await serverTotalsOfYear(this.db, serverId, year, timeZone)).plays >= YEAR_WALK_PLAYS
+        ? serverTopsFromCards(this.db, serverId, year, timeZone)
+        : undefined;
+    const [cards, genres] = await Promise.all([userId ? undefined : fromCards(), genresOfYear(this.db, serverId, year, timeZone, userId)]);
+    return { ...(cards ?? (await topsOfYear(this.db, serverId, year, timeZone, userId))), genres };
   }
 
   private async compute(serverId: string, { year, timeZone, userId }: { year: number; timeZone: string; userId: string | null }) {
@@ -65,15 +75,17 @@ export class YearReviewService {
       if (!user) throw AppError.notFound(`No user has the Id ${userId} on this media server`);
       userName = user.name;
     }
+    // A user's review compares with the server's totals only: not the server's busiest day or hour.
     const [server, active, own, top, binge, ends] = await Promise.all([
-      serverYearFromCharts(this.db, serverId, year, timeZone),
+      userId ? serverTotalsOfYear(this.db, serverId, year, timeZone) : serverYear(this.db, serverId, year, timeZone),
       activeUsers(this.db, serverId, year, timeZone),
       userId ? userYearFromHistory(this.db, serverId, year, timeZone, userId) : undefined,
-      userId ? topsOfYear(this.db, serverId, year, timeZone, userId) : this.serverTops(serverId, year, timeZone),
+      this.tops(serverId, year, timeZone, userId),
       longestBinge(this.db, serverId, year, timeZone, userId),
       firstAndLast(this.db, serverId, year, timeZone, userId),
     ]);
-    const figures = own ?? server;
+    const figures = own ?? ('busiestDay' in server ? server : { total: server, busiestDay: null, busiestHour: null });
+    const serverTotal = 'total' in server ? server.total : server;
     const moment = (value: typeof ends.first) => (value ? { Date: value.date, Title: value.title, UserName: value.userName } : null);
     return {
       Year: year,
@@ -105,11 +117,11 @@ export class YearReviewService {
       FirstPlay: moment(ends.first),
       LastPlay: moment(ends.last),
       Server: {
-        Plays: server.total.plays,
-        WatchSeconds: server.total.seconds,
+        Plays: serverTotal.plays,
+        WatchSeconds: serverTotal.seconds,
         ActiveUsers: active,
-        AveragePlaysPerUser: active ? Math.round((server.total.plays / active) * 10) / 10 : 0,
-        AverageWatchSecondsPerUser: active ? Math.round(server.total.seconds / active) : 0,
+        AveragePlaysPerUser: active ? Math.round((serverTotal.plays / active) * 10) / 10 : 0,
+        AverageWatchSecondsPerUser: active ? Math.round(serverTotal.seconds / active) : 0,
       },
     };
   }

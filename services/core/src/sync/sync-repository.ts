@@ -148,8 +148,8 @@ export class SyncRepository {
   // ------------------------------------------------------------------ items
 
   /**
-   * Writes one page in one transaction: items upserted (un-archiving any that reappear), their media sources,
-   * streams and genres replaced. Either the whole page is stored or none of it.
+   * Writes one page in one transaction: items upserted (un-archiving any that reappear), their media sources and
+   * streams replaced, their genres changed to the page's. Either the whole page is stored or none of it.
    */
   async writeItems(rows: ItemPageRows, options: { announceNew?: boolean } = {}): Promise<void> {
     if (rows.items.length === 0) return;
@@ -169,9 +169,13 @@ export class SyncRepository {
         [serverId, ids],
         transaction,
       );
+      // Genres are changed, not replaced: the year in review's genre rollups (0028) apply again the plays of an
+      // item whose genres changed, so rewriting unchanged genres would re-read every play of the page's items.
       await this.db.query(
-        'DELETE FROM item_genres WHERE server_id = $1 AND item_id = ANY($2::text[]) RETURNING 1',
-        [serverId, ids],
+        `DELETE FROM item_genres g WHERE server_id = $1 AND item_id = ANY($2::text[])
+           AND NOT EXISTS (SELECT 1 FROM json_populate_recordset(NULL::item_genres, $3::json) n WHERE n.item_id = g.item_id AND n.genre = g.genre)
+         RETURNING 1`,
+        [serverId, ids, JSON.stringify(rows.genres)],
         transaction,
       );
       if (rows.sources.length) {
@@ -190,7 +194,7 @@ export class SyncRepository {
       }
       if (rows.genres.length) {
         await this.db.query(
-          `INSERT INTO item_genres SELECT * FROM json_populate_recordset(NULL::item_genres, $1::json) RETURNING 1`,
+          `INSERT INTO item_genres SELECT * FROM json_populate_recordset(NULL::item_genres, $1::json) ON CONFLICT DO NOTHING RETURNING 1`,
           [JSON.stringify(rows.genres)],
           transaction,
         );

@@ -21,6 +21,7 @@ import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
 import { libraryMethodMonths } from './0027-library-method-months.js';
+import { yearReviewRollups } from './0028-year-review-rollups.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   yearTopsAndDownloadTickets,
   storageSecondPass,
   libraryMethodMonths,
+  yearReviewRollups,
 ];
