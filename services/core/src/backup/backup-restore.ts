@@ -14,6 +14,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from '../history/rollup-sql.js';
+import { searchTermsDelta } from '../history/search-terms.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -388,6 +389,10 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
   );
   await client.query(
     `INSERT INTO ${into('play_card_viewer_counts')} (server_id, kind, key, viewers) ${cardViewerCountsFrom(into('play_card_viewers'))}`,
+  );
+  // The search's dictionary (0025).
+  await client.query(
+    `INSERT INTO ${into('history_search_terms')} (server_id, kind, key, value, plays) ${searchTermsDelta(into('playback_history'))}`,
   );
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }

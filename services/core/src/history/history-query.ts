@@ -3,6 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
+import { containsPattern, planSearch, type Query, type SearchPlan } from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -125,10 +126,14 @@ export interface HistorySelection {
   filtered: boolean;
 }
 
-/** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
+/**
+ * Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search.
+ * With a search plan whose word is rare, only the plays of its candidate keys are read (search-plan.ts).
+ */
 export function selectHistory(
   serverId: string | string[],
   request: Pick<HistoryRequest, 'scope' | 'filters' | 'search'>,
+  plan?: SearchPlan,
 ): HistorySelection {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
@@ -155,8 +160,25 @@ export function selectHistory(
   // Lower-cased by PostgreSQL like the text it is compared with, so both fold the same letters in any database
   // locale (a C locale folds only ASCII: JavaScript's toLowerCase would fold an É the text keeps).
   const search = request.search.trim();
-  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE lower(${param(`%${escapeLike(search)}%`)})`);
+  if (search) {
+    const { candidates } = plan ?? {};
+    if (candidates) {
+      const reached = candidates.map(({ reach, keys }) => `${reach} = ANY(${param(keys)}::text[])`);
+      where.push(reached.length > 0 ? `(${reached.join(' OR ')})` : 'false');
+    }
+    where.push(`${HISTORY_SEARCH_TEXT} LIKE lower(${param(containsPattern(search))})`);
+  }
   return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
+}
+
+/** The search plan of a request (undefined without a search): which plays to read, and a bound of the count. */
+export async function planHistorySearch(
+  query: Query,
+  serverId: string | string[],
+  request: Pick<HistoryRequest, 'search'>,
+): Promise<SearchPlan | undefined> {
+  const search = request.search.trim();
+  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search) : undefined;
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -177,17 +199,27 @@ export type CountCache = (
 
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
-  const { where, bind, filtered } = selectHistory(serverId, request);
+  const plan = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request);
+  const { where, bind, filtered } = selectHistory(serverId, request, plan);
   const { scope } = request;
   const order = historyOrder(request.sort, request.desc);
   const offset = (request.page - 1) * request.size;
+  const limit = `LIMIT ${request.size} OFFSET ${offset}`;
+  const direction = request.desc ? 'DESC' : 'ASC';
+  // A rare word's candidates are read once by key and sorted (materialized: the planner cannot walk the sort
+  // index instead); otherwise the ids are read in the page's order, the offset skipped inside an index.
+  const page = plan?.candidates
+    ? `WITH hits AS MATERIALIZED (
+         SELECT id, ${HISTORY_SORTS[request.sort]} AS sort_key FROM playback_history WHERE ${where.join(' AND ')}
+       ), page AS (SELECT id FROM hits ORDER BY sort_key ${direction}, id ${direction} ${limit})`
+    : `WITH page AS (SELECT id FROM playback_history WHERE ${where.join(' AND ')} ORDER BY ${order} ${limit})`;
+  // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
+  const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const known = plan && whole ? knownCount(plan) : undefined;
   const [rows, counted] = await Promise.all([
-    // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).
+    // Ids first, then rows (no table reads for skipped plays).
     db.query<HistoryRow>(
-      `WITH page AS (
-         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
-         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
-       )
+      `${page}
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
          client, play_method, device_name, started_at, played_seconds, library_id,
          -- Stored once per distinct value (migration 0022): a page resolves its few dozen ids by primary key.
@@ -196,11 +228,13 @@ export async function queryHistory(db: Database, serverId: string | string[], re
        ORDER BY ${order}`,
       bind,
     ),
-    filtered
-      ? countCache
-        ? countCache({ where, bind }, () => countRows(db, where, bind))
-        : countRows(db, where, bind)
-      : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
+    known
+      ? Promise.resolve(known)
+      : filtered
+        ? countCache
+          ? countCache({ where, bind }, () => countRows(db, where, bind))
+          : countRows(db, where, bind)
+        : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
   ]);
   const { total, exact } = counted;
   return {
@@ -209,6 +243,14 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
+}
+
+/** The count of a search over a whole history when the dictionary gives it: exact, or surely above the cap. */
+function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undefined {
+  if (plan.atLeast > HISTORY_COUNT_CAP) return { total: HISTORY_COUNT_CAP, exact: false };
+  if (plan.exact) return { total: plan.atLeast, exact: true };
+  if (plan.candidates?.length === 0) return { total: 0, exact: true };
+  return undefined;
 }
 
 /**
@@ -244,8 +286,4 @@ async function countFromTotals(db: Database, serverId: string | string[], scope:
     [serverId, scope.kind, scope.id],
   );
   return Math.max(0, row?.count ?? 0);
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { distinctJsonValues, jsonValueHash, jsonValueIdByHash } from './json-values.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
+import { addSearchTerms, SEARCH_TERM_COLUMNS } from './search-terms.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
 export type PlaySource = 'monitor' | 'playback_reporting' | 'restore';
@@ -158,6 +159,10 @@ export async function writeHistory(
     'played_seconds',
   ];
   const of = (alias: string) => columns.map((column) => `${alias}.${column}`).join(', ');
+  // The search's dictionary also needs the searched text of an inserted row.
+  const searchColumns = SEARCH_TERM_COLUMNS.filter((column) => !columns.includes(column))
+    .map((column) => `h.${column}`)
+    .join(', ');
   const written = await db.query<{
     play_key: string;
     user_id: string;
@@ -192,7 +197,7 @@ export async function writeHistory(
        ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
          paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
        WHERE EXCLUDED.ended_at > h.ended_at
-       RETURNING h.play_key, ${of('h')}, (xmax = 0) AS inserted
+       RETURNING h.play_key, ${of('h')}, ${searchColumns}, (xmax = 0) AS inserted
      ), changes AS (
        SELECT ${columns.join(', ')}, 1 AS weight FROM written
        UNION ALL
@@ -209,9 +214,13 @@ export async function writeHistory(
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
+     ), searched AS (
+       -- An extended play changes none of the searched fields: only inserted rows are new terms.
+       ${addSearchTerms('(SELECT *, 1 AS weight FROM written WHERE inserted)')}
      )
      SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
-       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows,
+       (SELECT count(*) FROM searched)::int AS term_rows
      FROM written`,
     [JSON.stringify(rows), [...(options.extendOnly ?? [])]],
     transaction,

@@ -9,6 +9,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from './rollup-sql.js';
+import { searchTermsDelta } from './search-terms.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
@@ -17,7 +18,8 @@ import {
  * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
- * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; and the search's dictionary
+ * history_search_terms: plays per field value and key) equal what playback_history holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -35,7 +37,8 @@ export interface RollupDifference {
     | 'totals'
     | 'cards'
     | 'card_viewers'
-    | 'card_viewer_counts';
+    | 'card_viewer_counts'
+    | 'search_terms';
   serverId: string;
   /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -109,6 +112,9 @@ cards_stored AS (
 ), viewer_counts_expected AS (${cardViewerCountsFrom('viewers_expected')}),
 viewer_counts_stored AS (
   SELECT server_id, kind, key, viewers FROM play_card_viewer_counts WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND viewers <> 0
+), terms_expected AS (${searchTermsDelta('history')}),
+terms_stored AS (
+  SELECT server_id, kind, key, value, plays FROM history_search_terms WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -160,6 +166,11 @@ SELECT 'card_viewer_counts', COALESCE(e.server_id, s.server_id), concat_ws(' ', 
   COALESCE(e.viewers, 0), 0, COALESCE(s.viewers, 0), 0
 FROM viewer_counts_expected e FULL JOIN viewer_counts_stored s USING (server_id, kind, key)
 WHERE e.viewers IS DISTINCT FROM s.viewers
+UNION ALL
+SELECT 'search_terms', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key), COALESCE(e.value, s.value)),
+  COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
+FROM terms_expected e FULL JOIN terms_stored s USING (server_id, kind, key, value)
+WHERE e.plays IS DISTINCT FROM s.plays
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

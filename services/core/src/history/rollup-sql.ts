@@ -1,3 +1,5 @@
+import { searchTermsDelta } from './search-terms.js';
+
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
  * playback_history holds: writeHistory adds (or adds the difference of an extended play), deletePlays subtracts,
@@ -197,11 +199,11 @@ ${totalsDelta('playback_history')};
 `;
 
 /**
- * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
+ * Every table derived from playback_history for the statistics and the search: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
  * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
- * that triggers on play_card_viewers keep (0020).
+ * that triggers on play_card_viewers keep (0020), and the search's dictionary (0025, search-terms.ts).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -214,6 +216,7 @@ export const ROLLUP_TABLES = [
   'play_rollups_by_library_month_quarter',
   'play_card_viewer_counts',
   'play_rollups_by_library_day_prefix',
+  'history_search_terms',
 ] as const;
 
 /**
@@ -227,11 +230,14 @@ ${ROLLUP_BACKFILL_SQL}
 INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played_seconds)
 ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
-${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};`;
+${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
+INSERT INTO history_search_terms (server_id, kind, key, value, plays)
+${searchTermsDelta('playback_history')};`;
 
 /**
- * The text the history search matches (user, title, client, device, address). The trigram index of the 0004
- * migration is built on exactly this expression, so keep the two identical.
+ * The text the history search matches (user, title, client, device, address), joined by single spaces. The
+ * search finds its candidates in the dictionary of these fields' values (search-terms.ts) and checks this text
+ * on them. (0004 built a trigram index on exactly this expression; 0025 dropped it.)
  */
 export const HISTORY_SEARCH_TEXT = `lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
         || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, ''))`;

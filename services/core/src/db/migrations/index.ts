@@ -19,6 +19,7 @@ import { dayChartPrefixesAndCardIndexes } from './0021-day-chart-prefixes-and-ca
 import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
 import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
+import { historySearchTerms } from './0025-history-search-terms.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   streamDetailsDictionary,
   redundantHistoryIndexes,
   yearTopsAndDownloadTickets,
+  historySearchTerms,
 ];

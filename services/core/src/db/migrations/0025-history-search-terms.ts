@@ -1,0 +1,42 @@
+import { searchTermsDelta } from '../../history/search-terms.js';
+import type { Migration } from './index.js';
+
+/**
+ * The history search's dictionary (history/search-terms.ts): the distinct searchable values per field with the
+ * key that reaches their plays and their play count, filled from the history once here and kept by every writer
+ * since. The search looks its word up among these values (a few hundred thousand at millions of plays, trigram
+ * indexed when pg_trgm exists) instead of in a trigram index over every play, so the history's trigram index
+ * (history_search_trgm of 0004, about 78 bytes per play) goes, with any restore's deferred build of it.
+ */
+export const historySearchTerms: Migration = {
+  name: '0025-history-search-terms',
+  async up({ sql }) {
+    // A pass over the whole history at millions of plays: no statement timeout (the application's 60 s).
+    await sql(`SET LOCAL statement_timeout = 0`);
+    await sql(`SET LOCAL maintenance_work_mem = '256MB'`);
+    await sql(`
+CREATE TABLE history_search_terms (
+  server_id uuid NOT NULL REFERENCES media_servers (id) ON DELETE CASCADE,
+  kind      text NOT NULL,
+  key       text NOT NULL,
+  value     text NOT NULL,
+  plays     integer NOT NULL,
+  PRIMARY KEY (server_id, kind, key, value)
+);
+
+INSERT INTO history_search_terms (server_id, kind, key, value, plays)
+${searchTermsDelta('playback_history')};
+
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    EXECUTE 'CREATE INDEX history_search_terms_trgm ON history_search_terms USING gin (lower(value) gin_trgm_ops)';
+  END IF;
+END $$;
+
+DROP INDEX IF EXISTS history_search_trgm;
+DELETE FROM deferred_indexes WHERE name = 'history_search_trgm';
+ANALYZE history_search_terms;
+`);
+  },
+};
