@@ -116,7 +116,18 @@ const CALLS: Call[] = [
   get('history', 'getHistory search 2 letters', '/api/getHistory?size=25&search=ro'),
   get('history', 'getHistory search 1 letter', '/api/getHistory?size=25&search=e'),
   get('history', 'getHistory search digits', '/api/getHistory?size=25&search=42'),
+  get('history', 'getHistory search rare address (0.2 %)', `/api/getHistory?size=25&search=${encodeURIComponent('10.0.123.111')}`),
+  get('history', 'getHistory search two words (0.4 %)', `/api/getHistory?size=25&search=${encodeURIComponent('red city')}`),
+  get(
+    'history',
+    'getHistory search rare user sorted by title',
+    `/api/getHistory?size=25&sort=NowPlayingItemName&search=${encodeURIComponent('user 123')}`,
+  ),
+  get('history', 'getHistory search nothing matches', `/api/getHistory?size=25&search=${encodeURIComponent('zzqx nothing')}`),
   post('history', 'getUserHistory search', '/api/getUserHistory?size=25&search=storm', { userid: 'user-3' }),
+  post('history', 'getUserHistory search rare title', `/api/getUserHistory?size=25&search=${encodeURIComponent('iron ghost')}`, {
+    userid: 'user-3',
+  }),
   post('history', 'getLibraryHistory search page 20', '/api/getLibraryHistory?size=25&page=20&search=android', { libraryid: 'lib-shows' }),
   get(
     'history',
