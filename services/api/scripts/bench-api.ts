@@ -384,12 +384,12 @@ class BenchPlays {
   }
 }
 
-/** On-disk bytes of the history and everything kept to answer statistics (tables with their indexes and TOAST). */
+/** On-disk bytes of the history and everything kept to answer statistics and the search (tables with their indexes and TOAST). */
 async function storageBytes(db: Database): Promise<{ relations: Record<string, number>; total: number }> {
   const rows = await db.query<{ relation: string; bytes: string }>(
     `SELECT c.relname AS relation, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname = 'playback_history' OR c.relname LIKE 'play\\_%')
+     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname IN ('playback_history', 'history_search_terms') OR c.relname LIKE 'play\\_%')
      ORDER BY c.relname`,
   );
   const relations = Object.fromEntries(rows.map((row) => [row.relation, Number(row.bytes)]));

@@ -3,7 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { containsPattern, planSearch, type Query, type SearchPlan } from './search-plan.js';
+import { containsPattern, keyedPage, planSearch, type Query, type SearchPlan } from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -199,25 +199,22 @@ export type CountCache = (
 
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
-  const plan = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request);
-  const { where, bind, filtered } = selectHistory(serverId, request, plan);
   const { scope } = request;
-  const order = historyOrder(request.sort, request.desc);
-  const offset = (request.page - 1) * request.size;
-  const limit = `LIMIT ${request.size} OFFSET ${offset}`;
-  const direction = request.desc ? 'DESC' : 'ASC';
-  // A rare word's candidates are read once by key and sorted (materialized: the planner cannot walk the sort
-  // index instead); otherwise the ids are read in the page's order, the offset skipped inside an index.
-  const page = plan?.candidates
-    ? `WITH hits AS MATERIALIZED (
-         SELECT id, ${HISTORY_SORTS[request.sort]} AS sort_key FROM playback_history WHERE ${where.join(' AND ')}
-       ), page AS (SELECT id FROM hits ORDER BY sort_key ${direction}, id ${direction} ${limit})`
-    : `WITH page AS (SELECT id FROM playback_history WHERE ${where.join(' AND ')} ORDER BY ${order} ${limit})`;
+  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request);
   // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
   const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
-  const known = plan && whole ? knownCount(plan) : undefined;
+  const known = searched && whole ? knownCount(searched) : undefined;
+  const offset = (request.page - 1) * request.size;
+  // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
+  const walk = searched && { ...searched, candidates: undefined };
+  const pageSelection = selectHistory(serverId, request, searched && !keyedPage(searched, offset + request.size, whole) ? walk : searched);
+  const { where, bind, filtered } = selectHistory(serverId, request, searched);
+  const order = historyOrder(request.sort, request.desc);
+  // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
+  const page = `WITH page AS (
+      SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+    )`;
   const [rows, counted] = await Promise.all([
-    // Ids first, then rows (no table reads for skipped plays).
     db.query<HistoryRow>(
       `${page}
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
@@ -226,7 +223,7 @@ export async function queryHistory(db: Database, serverId: string | string[], re
          ${historyJsonColumns('h')}
        FROM playback_history h WHERE id IN (SELECT id FROM page)
        ORDER BY ${order}`,
-      bind,
+      pageSelection.bind,
     ),
     known
       ? Promise.resolve(known)

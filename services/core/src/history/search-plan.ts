@@ -3,23 +3,34 @@ import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
 /**
  * How a history search finds its plays (docs/performance.md "History search by dictionary"). A play matches
  * when the lower-cased text HISTORY_SEARCH_TEXT (its fields joined by single spaces) contains the lower-cased
- * word. Every maximal space-free segment of the word therefore lies inside one field of a matching play, so the
- * plays of the field values that contain a segment (history_search_terms) hold every match: they are the
- * candidates, and the text is checked on them. The segment whose values hold the fewest plays is the one used.
+ * word W. The dictionary (history_search_terms) holds every field value with the key that reaches its plays, so
+ * a set of value patterns whose plays hold every match gives the candidates, and the text is checked on them.
+ * Three such sets ("families"), of which the one whose values hold the fewest plays is used:
  *
- * - keyed: that segment's values hold at most KEYED_PLAYS plays: the plays are read by their keys and checked,
- *   then sorted and counted, whatever the sort (a rare word never walks the history).
- * - scan: every segment is common (or shorter than a trigram): matches are dense, and the history is walked in
- *   the page's order with the check, as for any filter.
+ * - a space-free segment of W: it lies inside one field of every matching play (values containing it);
+ * - W inside one field, or W crossing fields: then the field where the match starts ends with W up to one of
+ *   W's spaces (values containing W, and values ending with each part of W before a space);
+ * - the same with the field where the match ends, which starts with W after one of its spaces.
  *
- * The values' play counts also bound the number of matches from below (the plays of a value that contains the
- * whole word all match), which answers a common word's capped count without counting.
+ * The two last make a rare combination of common words ("iron ghost": no title ends with "iron") as rare as it
+ * is. Plans:
+ * - keyed: the family's values hold at most KEYED_PLAYS plays: those plays are read by key and checked;
+ * - scan: the word is common: matches are dense, and the history is walked in the page's order with the check.
+ *
+ * The values' play counts also give the count of a search over a whole history when they can: every play of a
+ * value containing W matches, and a kind's values are disjoint sets of plays (at least the largest kind's sum);
+ * when no match can cross fields and one kind holds W, that sum is the exact count.
  */
 export const KEYED_PLAYS = 20_000;
-/** More matching values than this for a segment: too many keys to read by (the segment is common). */
-export const KEYED_TERMS = 2_000;
-/** pg_trgm indexes three-character pieces: a shorter segment would read the whole dictionary. */
-const SHORTEST_SEGMENT = 3;
+/** Values read per pattern: a pattern with more is common (a lower bound only, never a keyed plan). */
+export const LOOKUP_TERMS = 10_000;
+/**
+ * A walk in the page's order reads about (offset + size) / density plays, each a random table read; the keyed
+ * plan reads its candidates in table order. A walk row is taken to cost this many keyed rows.
+ */
+const WALK_ROW_COST = 3;
+/** pg_trgm indexes three-character pieces: a shorter pattern would read the whole dictionary. */
+const SHORTEST_PIECE = 3;
 
 export interface SearchPlan {
   /** Keys whose plays hold every match (a keyed plan), by the condition that reaches them; absent: scan. */
@@ -27,52 +38,107 @@ export interface SearchPlan {
   /** Plays of the server(s) that surely match, and whether that is the exact number (no scope or filter). */
   atLeast: number;
   exact: boolean;
+  /** Plays the keyed plan reads (an upper bound of the matches), and all plays of the server(s). */
+  candidatePlays: number;
+  plays: number;
 }
 
 /** Runs one statement (a Database, or an export's own connection in its snapshot). */
 export type Query = (sql: string, bind: unknown[]) => Promise<unknown[]>;
 
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 /** The LIKE pattern that finds `text` anywhere, with `%`, `_` and `\` as plain characters. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+export const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+
+interface Found {
+  /** Every value matching the pattern was read. */
+  complete: boolean;
+  plays: number;
+  kinds: Map<SearchTermKind, { plays: number; keys: string[] | null }>;
 }
 
 /** The plan of a search for the trimmed, non-empty `word` over the servers' histories. */
 export async function planSearch(query: Query, serverIds: string[], word: string): Promise<SearchPlan> {
-  const segments = [...new Set(word.split(' ').filter((segment) => segment.length >= SHORTEST_SEGMENT))];
-  // The whole word's values give the lower bound; a word of one segment is its own.
-  const patterns = word.includes(' ') && word.length >= SHORTEST_SEGMENT ? [...segments, word] : segments;
-  if (patterns.length === 0) return { atLeast: 0, exact: false };
+  const patterns: string[] = [];
+  const pattern = (text: string, like: string) => {
+    if (text.length < SHORTEST_PIECE) return undefined;
+    if (!patterns.includes(like)) patterns.push(like);
+    return like;
+  };
+  const whole = pattern(word, containsPattern(word));
+  const spaces = [...word].flatMap((char, index) => (char === ' ' ? [index] : []));
+  const crossing = (pieces: Array<string | undefined>) => (pieces.every((piece) => piece !== undefined) ? (pieces as string[]) : undefined);
+  const families = [
+    ...[...new Set(word.split(' '))].map((segment) => crossing([pattern(segment, containsPattern(segment))])),
+    crossing([whole, ...spaces.map((at) => pattern(word.slice(0, at), `%${escapeLike(word.slice(0, at))}`))]),
+    crossing([whole, ...spaces.map((at) => pattern(word.slice(at + 1), `${escapeLike(word.slice(at + 1))}%`))]),
+  ].filter((family) => family !== undefined);
+  if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
+
   const rows = (await query(
-    `SELECT p.ord::int AS ord, t.kind, t.key, t.plays
+    `SELECT p.ord::int AS ord, t.kind, count(*)::int AS terms, sum(t.plays)::int AS plays,
+       CASE WHEN sum(t.plays) <= ${KEYED_PLAYS} THEN array_agg(DISTINCT t.key) END AS keys
      FROM unnest($2::text[]) WITH ORDINALITY AS p(pattern, ord)
      CROSS JOIN LATERAL (
        SELECT kind, key, plays FROM history_search_terms t
        WHERE t.server_id = ANY($1::uuid[]) AND lower(t.value) LIKE lower(p.pattern) AND t.plays > 0
-       LIMIT ${KEYED_TERMS + 1}
-     ) AS t`,
-    [serverIds, patterns.map(containsPattern)],
-  )) as Array<{ ord: number; kind: SearchTermKind; key: string; plays: number }>;
-  const found = patterns.map((_, index) => rows.filter((row) => row.ord === index + 1));
-  const playsOf = (terms: typeof rows) => terms.reduce((sum, term) => sum + term.plays, 0);
-
-  // Lower bound: a kind's values are disjoint sets of plays, and every play of a value containing the whole
-  // word matches. Exact when the word is one segment whose values were all read and are of one kind.
-  const whole = found[found.length - 1]!;
-  const kinds = new Set(whole.map((term) => term.kind));
-  const atLeast = Math.max(0, ...[...kinds].map((kind) => playsOf(whole.filter((term) => term.kind === kind))));
-  const exact = !word.includes(' ') && whole.length <= KEYED_TERMS && kinds.size <= 1;
-
-  let rarest: typeof rows | undefined;
-  for (const terms of found.slice(0, segments.length)) {
-    if (terms.length > KEYED_TERMS) continue;
-    if (!rarest || playsOf(terms) < playsOf(rarest)) rarest = terms;
+       LIMIT ${LOOKUP_TERMS + 1}
+     ) AS t
+     GROUP BY 1, 2
+     UNION ALL
+     -- Every play has one user value: their sum is the number of plays.
+     SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_terms WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
+    [serverIds, patterns],
+  )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; keys: string[] | null }>;
+  const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, plays: 0, kinds: new Map() }]));
+  const plays = rows.find((row) => row.ord === 0)?.plays ?? 0;
+  for (const row of rows.filter((row) => row.ord > 0)) {
+    const entry = found.get(patterns[row.ord - 1]!)!;
+    entry.plays += row.plays;
+    entry.kinds.set(row.kind, { plays: row.plays, keys: row.keys });
   }
-  if (!rarest || playsOf(rarest) > KEYED_PLAYS) return { atLeast, exact };
+  for (const [like, entry] of found) {
+    const terms = rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0);
+    entry.complete = terms <= LOOKUP_TERMS;
+  }
+
+  const inWhole = whole ? found.get(whole)! : undefined;
+  const atLeast = Math.max(0, ...[...(inWhole?.kinds.values() ?? [])].map((kind) => kind.plays));
+  // Exact: W's values were all read and are of one kind, and some family shows that no match crosses fields.
+  const exact =
+    inWhole !== undefined &&
+    inWhole.complete &&
+    inWhole.kinds.size <= 1 &&
+    families.some((family) => family.includes(whole!) && family.every((like) => like === whole || found.get(like)!.plays === 0));
+
+  let best: Found[] | undefined;
+  let bestPlays = Infinity;
+  for (const family of families) {
+    const entries = family.map((like) => found.get(like)!);
+    const plays = entries.reduce((sum, entry) => sum + entry.plays, 0);
+    if (entries.every((entry) => entry.complete) && plays < bestPlays) [best, bestPlays] = [entries, plays];
+  }
+  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays };
   const byReach = new Map<string, Set<string>>();
-  for (const term of rarest) {
-    const { reach } = SEARCH_TERM_KINDS[term.kind];
-    byReach.set(reach, (byReach.get(reach) ?? new Set()).add(term.key));
+  for (const entry of best) {
+    for (const [kind, { keys }] of entry.kinds) {
+      const { reach } = SEARCH_TERM_KINDS[kind];
+      const set = byReach.get(reach) ?? new Set<string>();
+      for (const key of keys ?? []) set.add(key);
+      byReach.set(reach, set);
+    }
   }
-  return { candidates: [...byReach].map(([reach, keys]) => ({ reach, keys: [...keys] })), atLeast, exact };
+  const candidates = [...byReach].map(([reach, keys]) => ({ reach, keys: [...keys] }));
+  return { candidates, atLeast, exact, candidatePlays: bestPlays, plays };
+}
+
+/**
+ * Whether a page of `rows` (offset + size) is read from the candidates rather than by walking the history in
+ * the page's order. With a scope or filter the density there is unknown: the candidates are read.
+ */
+export function keyedPage(plan: SearchPlan, rows: number, whole: boolean): boolean {
+  if (!plan.candidates) return false;
+  if (!whole) return true;
+  const walked = (rows * plan.plays) / Math.max(1, plan.atLeast);
+  return walked * WALK_ROW_COST >= plan.candidatePlays;
 }
