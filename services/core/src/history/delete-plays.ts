@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import type { PlayIds } from './history-events.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
-import { subtractSearchTerms } from './search-terms.js';
+import { writeSearchTerms } from './search-terms.js';
 
 /**
  * Deletes history rows and, in the same statement, subtracts them from play_rollups, play_totals and the
@@ -37,11 +37,10 @@ export async function deletePlays(
        FROM (${totalsDelta('deleted')}) AS d
        WHERE t.server_id = d.server_id AND t.scope = d.scope AND t.key = d.key
        RETURNING 1
-     ), searched AS (
-       ${subtractSearchTerms('deleted')}
-     )
+     ), ${writeSearchTerms('(SELECT *, -1 AS weight FROM deleted)')}
      SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
-       (SELECT count(*) FROM totalled)::int AS total_rows, (SELECT count(*) FROM searched)::int AS term_rows,
+       (SELECT count(*) FROM totalled)::int AS total_rows, (SELECT count(*) FROM searched_terms)::int AS term_rows,
+       (SELECT count(*) FROM searched_values)::int AS value_rows,
        (SELECT json_agg(json_build_object('userId', user_id, 'itemId', item_id, 'seriesId', series_id, 'seasonId', season_id,
           'libraryId', library_id)) FROM (SELECT DISTINCT user_id, item_id, series_id, season_id, library_id FROM deleted) AS ids) AS plays`,
     [serverId, ...bind],

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { distinctJsonValues, jsonValueHash, jsonValueIdByHash } from './json-values.js';
 import { rollupDelta, totalsDelta } from './rollup-sql.js';
-import { addSearchTerms, SEARCH_TERM_COLUMNS } from './search-terms.js';
+import { SEARCH_TERM_COLUMNS, writeSearchTerms } from './search-terms.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
 export type PlaySource = 'monitor' | 'playback_reporting' | 'restore';
@@ -214,13 +214,12 @@ export async function writeHistory(
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
-     ), searched AS (
-       -- An extended play changes none of the searched fields: only inserted rows are new terms.
-       ${addSearchTerms('(SELECT *, 1 AS weight FROM written WHERE inserted)')}
-     )
+     ),
+     -- An extended play changes none of the searched fields: only inserted rows add to the search's dictionary.
+     ${writeSearchTerms('(SELECT *, 1 AS weight FROM written WHERE inserted)')}
      SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
        (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows,
-       (SELECT count(*) FROM searched)::int AS term_rows
+       (SELECT count(*) FROM searched_terms)::int AS term_rows, (SELECT count(*) FROM searched_values)::int AS value_rows
      FROM written`,
     [JSON.stringify(rows), [...(options.extendOnly ?? [])]],
     transaction,

@@ -9,7 +9,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from './rollup-sql.js';
-import { searchTermsDelta } from './search-terms.js';
+import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
@@ -19,7 +19,7 @@ import { searchTermsDelta } from './search-terms.js';
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
  * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; and the search's dictionary
- * history_search_terms: plays per field value and key) equal what playback_history holds. For card_viewers, the "seconds" of a difference
+ * history_search_terms: plays per field value and key; history_search_values: plays per field value) equal what playback_history holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -38,7 +38,8 @@ export interface RollupDifference {
     | 'cards'
     | 'card_viewers'
     | 'card_viewer_counts'
-    | 'search_terms';
+    | 'search_terms'
+    | 'search_values';
   serverId: string;
   /** The row's key: bucket/library/client/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -115,6 +116,9 @@ viewer_counts_stored AS (
 ), terms_expected AS (${searchTermsDelta('history')}),
 terms_stored AS (
   SELECT server_id, kind, key, value, plays FROM history_search_terms WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
+), values_expected AS (${searchValuesFrom('terms_expected')}),
+values_stored AS (
+  SELECT server_id, kind, value, plays FROM history_search_values WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -170,6 +174,11 @@ UNION ALL
 SELECT 'search_terms', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key), COALESCE(e.value, s.value)),
   COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
 FROM terms_expected e FULL JOIN terms_stored s USING (server_id, kind, key, value)
+WHERE e.plays IS DISTINCT FROM s.plays
+UNION ALL
+SELECT 'search_values', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.value, s.value)),
+  COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
+FROM values_expected e FULL JOIN values_stored s USING (server_id, kind, value)
 WHERE e.plays IS DISTINCT FROM s.plays
 ORDER BY 1, 2, 3`;
 

@@ -1,4 +1,4 @@
-import { searchTermsDelta } from './search-terms.js';
+import { SEARCH_TERMS_BACKFILL_SQL } from './search-terms.js';
 
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
@@ -217,6 +217,7 @@ export const ROLLUP_TABLES = [
   'play_card_viewer_counts',
   'play_rollups_by_library_day_prefix',
   'history_search_terms',
+  'history_search_values',
 ] as const;
 
 /**
@@ -231,8 +232,7 @@ INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played
 ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
 ${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
-INSERT INTO history_search_terms (server_id, kind, key, value, plays)
-${searchTermsDelta('playback_history')};`;
+${SEARCH_TERMS_BACKFILL_SQL}`;
 
 /**
  * The text the history search matches (user, title, client, device, address), joined by single spaces. The

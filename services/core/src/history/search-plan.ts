@@ -75,19 +75,28 @@ export async function planSearch(query: Query, serverIds: string[], word: string
   ].filter((family) => family !== undefined);
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
+  // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common), their plays per kind, and
+  // for a kind whose values hold few plays the keys that reach them.
   const rows = (await query(
-    `SELECT p.ord::int AS ord, t.kind, count(*)::int AS terms, sum(t.plays)::int AS plays,
-       CASE WHEN sum(t.plays) <= ${KEYED_PLAYS} THEN array_agg(DISTINCT t.key) END AS keys
-     FROM unnest($2::text[]) WITH ORDINALITY AS p(pattern, ord)
-     CROSS JOIN LATERAL (
-       SELECT kind, key, plays FROM history_search_terms t
-       WHERE t.server_id = ANY($1::uuid[]) AND lower(t.value) LIKE lower(p.pattern) AND t.plays > 0
-       LIMIT ${LOOKUP_TERMS + 1}
-     ) AS t
-     GROUP BY 1, 2
+    `WITH matched AS (
+       SELECT p.ord, v.server_id, v.kind, v.value, v.plays
+       FROM unnest($2::text[]) WITH ORDINALITY AS p(pattern, ord)
+       CROSS JOIN LATERAL (
+         SELECT server_id, kind, value, plays FROM history_search_values v
+         WHERE v.server_id = ANY($1::uuid[]) AND lower(v.value) LIKE lower(p.pattern) AND v.plays > 0
+         LIMIT ${LOOKUP_TERMS + 1}
+       ) AS v
+     )
+     SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
+       CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN (
+         SELECT array_agg(DISTINCT t.key) FROM history_search_terms t
+         JOIN matched k ON (k.server_id, k.kind, k.value) = (t.server_id, t.kind, t.value)
+         WHERE k.ord = m.ord AND k.kind = m.kind AND t.plays > 0
+       ) END AS keys
+     FROM matched m GROUP BY m.ord, m.kind
      UNION ALL
      -- Every play has one user value: their sum is the number of plays.
-     SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_terms WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
+     SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
     [serverIds, patterns],
   )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; keys: string[] | null }>;
   const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, plays: 0, kinds: new Map() }]));

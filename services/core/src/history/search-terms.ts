@@ -1,7 +1,8 @@
 /**
- * The history search's dictionary (migration 0025, history_search_terms): every distinct searchable value of
- * the history per field, with the key that reaches its plays through an index the history already has and how
- * many plays hold it. A server has a few hundred users, clients, devices and addresses and some hundred thousand
+ * The history search's dictionary (migration 0025): history_search_values holds every distinct searchable value
+ * of the history per field (kind) with how many plays hold it, and history_search_terms each value with the keys
+ * that reach its plays through an index the history already has (and their plays). The values are few (a title
+ * shared by many episodes is one value) and trigram-indexed; the keys are read only for a rare value. A server has a few hundred users, clients, devices and addresses and some hundred thousand
  * titles, while it has millions of plays: the search looks its word up among the values, then reads the plays of
  * the matching keys (history-search.ts). Kept by every writer of history in the same statement as the history
  * change (writeHistory, deletePlays, the rebuild of the rollups and the restore), like the rollups.
@@ -51,21 +52,32 @@ export function searchTermsDelta(source: string, weight = '1'): string {
     ) AS terms GROUP BY server_id, kind, key, value HAVING sum(w) <> 0`;
 }
 
-/** Adds the terms of history rows `source` (with a `weight` column) to history_search_terms: a writer's CTE body. */
-export function addSearchTerms(source: string): string {
-  return `INSERT INTO history_search_terms AS t (server_id, kind, key, value, plays)
-       SELECT * FROM (${searchTermsDelta(source, 'weight')}) AS delta ORDER BY 2, 3, 4
-       ON CONFLICT (server_id, kind, key, value) DO UPDATE SET plays = t.plays + EXCLUDED.plays
-       RETURNING 1`;
+/** Rows (server_id, kind, value, plays) for history_search_values from term rows `terms` (searchTermsDelta's shape). */
+export function searchValuesFrom(terms: string): string {
+  return `SELECT server_id, kind, value, sum(plays)::int AS plays FROM ${terms} AS t GROUP BY 1, 2, 3 HAVING sum(plays) <> 0`;
 }
 
 /**
- * Subtracts the terms of deleted history rows `source` (a deleter's CTE body). Rows that reach zero are kept,
- * as the rollups keep theirs (the search reads only terms with plays).
+ * CTEs (search_delta, searched_terms, searched_values) that add the terms and values of history rows `source`
+ * (with a `weight` column, -1 for removed rows) to the dictionary: part of a writer's WITH statement.
  */
-export function subtractSearchTerms(source: string): string {
-  return `UPDATE history_search_terms t SET plays = t.plays - d.plays
-       FROM (${searchTermsDelta(source)}) AS d
-       WHERE (t.server_id, t.kind, t.key, t.value) = (d.server_id, d.kind, d.key, d.value)
-       RETURNING 1`;
+export function writeSearchTerms(source: string): string {
+  return `search_delta AS (${searchTermsDelta(source, 'weight')}),
+     searched_terms AS (
+       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays)
+       SELECT server_id, kind, value, key, plays FROM search_delta ORDER BY 2, 3, 4
+       ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays
+       RETURNING 1
+     ), searched_values AS (
+       INSERT INTO history_search_values AS v (server_id, kind, value, plays)
+       SELECT * FROM (${searchValuesFrom('search_delta')}) AS delta ORDER BY 2, 3
+       ON CONFLICT (server_id, kind, value) DO UPDATE SET plays = v.plays + EXCLUDED.plays
+       RETURNING 1
+     )`;
 }
+
+/** The SQL that fills both dictionary tables from the whole history (rebuild, migration). */
+export const SEARCH_TERMS_BACKFILL_SQL = `INSERT INTO history_search_terms (server_id, kind, key, value, plays)
+${searchTermsDelta('playback_history')};
+INSERT INTO history_search_values (server_id, kind, value, plays)
+${searchValuesFrom('history_search_terms')};`;
