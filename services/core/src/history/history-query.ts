@@ -179,9 +179,10 @@ export async function planHistorySearch(
   query: Query,
   serverId: string | string[],
   request: Pick<HistoryRequest, 'search'>,
+  wantKeys?: (plan: SearchPlan) => boolean,
 ): Promise<SearchPlan | undefined> {
   const search = request.search.trim();
-  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search) : undefined;
+  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search, wantKeys) : undefined;
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -203,14 +204,17 @@ export type CountCache = (
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
   const { scope } = request;
-  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request);
   // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
   const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
-  const known = searched && whole ? knownCount(searched) : undefined;
   const offset = (request.page - 1) * request.size;
+  // The candidates' keys are read when the page or the count reads them.
+  const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
+  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys);
+  const known = searched && whole ? knownCount(searched) : undefined;
   // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
   const walk = searched && { ...searched, candidates: undefined };
-  const pageSelection = selectHistory(serverId, request, searched && !keyedPage(searched, offset + request.size, whole) ? walk : searched);
+  const keyed = searched?.candidates && keyedPage(searched, offset + request.size, whole);
+  const pageSelection = selectHistory(serverId, request, keyed ? searched : walk);
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).

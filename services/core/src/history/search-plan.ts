@@ -38,7 +38,7 @@ export interface SearchPlan {
   /** Plays of the server(s) that surely match, and whether that is the exact number (no scope or filter). */
   atLeast: number;
   exact: boolean;
-  /** Plays the keyed plan reads (an upper bound of the matches), and all plays of the server(s). */
+  /** Plays a keyed plan reads (an upper bound of the matches; Infinity: none is possible), all plays of the server(s). */
   candidatePlays: number;
   plays: number;
 }
@@ -54,11 +54,17 @@ interface Found {
   /** Every value matching the pattern was read. */
   complete: boolean;
   plays: number;
-  kinds: Map<SearchTermKind, { plays: number; keys: string[] | null }>;
+  kinds: Map<SearchTermKind, { plays: number; values: string[] | null }>;
 }
 
 /** The plan of a search for the trimmed, non-empty `word` over the servers' histories. */
-export async function planSearch(query: Query, serverIds: string[], word: string): Promise<SearchPlan> {
+export async function planSearch(
+  query: Query,
+  serverIds: string[],
+  word: string,
+  /** Whether a keyed plan of these figures would be used: the keys are read only then. */
+  wantKeys: (plan: SearchPlan) => boolean = () => true,
+): Promise<SearchPlan> {
   const patterns: string[] = [];
   const pattern = (text: string, like: string) => {
     if (text.length < SHORTEST_PIECE) return undefined;
@@ -75,8 +81,8 @@ export async function planSearch(query: Query, serverIds: string[], word: string
   ].filter((family) => family !== undefined);
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
-  // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common), their plays per kind, and
-  // for a kind whose values hold few plays the keys that reach them.
+  // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common) and their plays per kind;
+  // the values themselves where they hold few plays (the keys of the family chosen are read after).
   const rows = (await query(
     `WITH matched AS (
        SELECT p.ord, v.server_id, v.kind, v.value, v.plays
@@ -88,23 +94,19 @@ export async function planSearch(query: Query, serverIds: string[], word: string
        ) AS v
      )
      SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
-       CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN (
-         SELECT array_agg(DISTINCT t.key) FROM history_search_terms t
-         JOIN matched k ON (k.server_id, k.kind, k.value) = (t.server_id, t.kind, t.value)
-         WHERE k.ord = m.ord AND k.kind = m.kind AND t.plays > 0
-       ) END AS keys
+       CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN array_agg(m.value) END AS values
      FROM matched m GROUP BY m.ord, m.kind
      UNION ALL
      -- Every play has one user value: their sum is the number of plays.
      SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
     [serverIds, patterns],
-  )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; keys: string[] | null }>;
+  )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; values: string[] | null }>;
   const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, plays: 0, kinds: new Map() }]));
   const plays = rows.find((row) => row.ord === 0)?.plays ?? 0;
   for (const row of rows.filter((row) => row.ord > 0)) {
     const entry = found.get(patterns[row.ord - 1]!)!;
     entry.plays += row.plays;
-    entry.kinds.set(row.kind, { plays: row.plays, keys: row.keys });
+    entry.kinds.set(row.kind, { plays: row.plays, values: row.values });
   }
   for (const [like, entry] of found) {
     const terms = rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0);
@@ -128,14 +130,25 @@ export async function planSearch(query: Query, serverIds: string[], word: string
     if (entries.every((entry) => entry.complete) && plays < bestPlays) [best, bestPlays] = [entries, plays];
   }
   if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays };
-  const byReach = new Map<string, Set<string>>();
+  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays };
+  if (!wantKeys(summary)) return summary;
+  const kinds: string[] = [];
+  const values: string[] = [];
   for (const entry of best) {
-    for (const [kind, { keys }] of entry.kinds) {
-      const { reach } = SEARCH_TERM_KINDS[kind];
-      const set = byReach.get(reach) ?? new Set<string>();
-      for (const key of keys ?? []) set.add(key);
-      byReach.set(reach, set);
+    for (const [kind, found] of entry.kinds) {
+      for (const value of found.values ?? []) kinds.push(kind), values.push(value);
     }
+  }
+  const keys = (await query(
+    `SELECT kind, array_agg(DISTINCT key) AS keys FROM history_search_terms
+     WHERE server_id = ANY($1::uuid[]) AND (kind, value) IN (SELECT * FROM unnest($2::text[], $3::text[])) AND plays > 0
+     GROUP BY kind`,
+    [serverIds, kinds, values],
+  )) as Array<{ kind: SearchTermKind; keys: string[] }>;
+  const byReach = new Map<string, Set<string>>();
+  for (const { kind, keys: found } of keys) {
+    const { reach } = SEARCH_TERM_KINDS[kind];
+    byReach.set(reach, new Set([...(byReach.get(reach) ?? []), ...found]));
   }
   const candidates = [...byReach].map(([reach, keys]) => ({ reach, keys: [...keys] }));
   return { candidates, atLeast, exact, candidatePlays: bestPlays, plays };
@@ -146,7 +159,7 @@ export async function planSearch(query: Query, serverIds: string[], word: string
  * the page's order. With a scope or filter the density there is unknown: the candidates are read.
  */
 export function keyedPage(plan: SearchPlan, rows: number, whole: boolean): boolean {
-  if (!plan.candidates) return false;
+  if (!Number.isFinite(plan.candidatePlays)) return false;
   if (!whole) return true;
   const walked = (rows * plan.plays) / Math.max(1, plan.atLeast);
   return walked * WALK_ROW_COST >= plan.candidatePlays;
