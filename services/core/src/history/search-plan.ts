@@ -23,7 +23,7 @@ import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
  */
 export const KEYED_PLAYS = 20_000;
 /** Values read per pattern: a pattern with more is common (a lower bound only, never a keyed plan). */
-export const LOOKUP_TERMS = 10_000;
+export const LOOKUP_TERMS = 1_000;
 /**
  * A walk in the page's order reads about (offset + size) / density plays, each a random table read; the keyed
  * plan reads its candidates in table order. A walk row is taken to cost this many keyed rows.
@@ -65,33 +65,43 @@ export async function planSearch(
   /** Whether a keyed plan of these figures would be used: the keys are read only then. */
   wantKeys: (plan: SearchPlan) => boolean = () => true,
 ): Promise<SearchPlan> {
+  // Each pattern is a condition on a value: contains, ends with (read backwards through the reversed values'
+  // B-tree) or starts with (through the values' B-tree): an anchored piece reads only the values it names.
   const patterns: string[] = [];
-  const pattern = (text: string, like: string) => {
+  const lookups: Array<{ column: string; like: string }> = [];
+  const pattern = (text: string, like: string, lookup: { column: string; like: string }) => {
     if (text.length < SHORTEST_PIECE) return undefined;
-    if (!patterns.includes(like)) patterns.push(like);
+    if (!patterns.includes(like)) patterns.push(like), lookups.push(lookup);
     return like;
   };
-  const whole = pattern(word, containsPattern(word));
+  const VALUE = 'lower(v.value)';
+  const contains = (text: string) => pattern(text, containsPattern(text), { column: VALUE, like: containsPattern(text) });
+  const endsWith = (text: string) =>
+    pattern(text, `%${escapeLike(text)}`, { column: `reverse(${VALUE})`, like: `${escapeLike([...text].reverse().join(''))}%` });
+  const startsWith = (text: string) => pattern(text, `${escapeLike(text)}%`, { column: VALUE, like: `${escapeLike(text)}%` });
+  const whole = contains(word);
   const spaces = [...word].flatMap((char, index) => (char === ' ' ? [index] : []));
   const crossing = (pieces: Array<string | undefined>) => (pieces.every((piece) => piece !== undefined) ? (pieces as string[]) : undefined);
   const families = [
-    ...[...new Set(word.split(' '))].map((segment) => crossing([pattern(segment, containsPattern(segment))])),
-    crossing([whole, ...spaces.map((at) => pattern(word.slice(0, at), `%${escapeLike(word.slice(0, at))}`))]),
-    crossing([whole, ...spaces.map((at) => pattern(word.slice(at + 1), `${escapeLike(word.slice(at + 1))}%`))]),
+    ...[...new Set(word.split(' '))].map((segment) => crossing([contains(segment)])),
+    crossing([whole, ...spaces.map((at) => endsWith(word.slice(0, at)))]),
+    crossing([whole, ...spaces.map((at) => startsWith(word.slice(at + 1)))]),
   ].filter((family) => family !== undefined);
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
   // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common) and their plays per kind;
-  // the values themselves where they hold few plays (the keys of the family chosen are read after).
+  // the values themselves where they hold few plays (the keys of the family chosen are read after). One
+  // subquery per pattern, its own parameter: the planner sees the pattern and picks the index that serves it.
+  const matched = lookups.map(
+    ({ column, like }, index) => `SELECT ${index + 1} AS ord, * FROM (
+         SELECT server_id, kind, value, plays FROM history_search_values v
+         WHERE v.server_id = ANY($1::uuid[]) AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
+         LIMIT ${LOOKUP_TERMS + 1}
+       ) AS v${index + 1}`,
+  );
   const rows = (await query(
     `WITH matched AS (
-       SELECT p.ord, v.server_id, v.kind, v.value, v.plays
-       FROM unnest($2::text[]) WITH ORDINALITY AS p(pattern, ord)
-       CROSS JOIN LATERAL (
-         SELECT server_id, kind, value, plays FROM history_search_values v
-         WHERE v.server_id = ANY($1::uuid[]) AND lower(v.value) LIKE lower(p.pattern) AND v.plays > 0
-         LIMIT ${LOOKUP_TERMS + 1}
-       ) AS v
+       ${matched.join('\n       UNION ALL ')}
      )
      SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
        CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN array_agg(m.value) END AS values
@@ -99,7 +109,7 @@ export async function planSearch(
      UNION ALL
      -- Every play has one user value: their sum is the number of plays.
      SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
-    [serverIds, patterns],
+    [serverIds, ...lookups.map((lookup) => lookup.like)],
   )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; values: string[] | null }>;
   const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, plays: 0, kinds: new Map() }]));
   const plays = rows.find((row) => row.ord === 0)?.plays ?? 0;

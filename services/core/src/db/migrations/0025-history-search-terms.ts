@@ -23,6 +23,9 @@ CREATE TABLE history_search_values (
   plays     integer NOT NULL,
   PRIMARY KEY (server_id, kind, value)
 );
+-- A piece of the search word that starts or ends a value (history/search-plan.ts) is looked up in these.
+CREATE INDEX history_search_values_prefix ON history_search_values (server_id, lower(value) text_pattern_ops);
+CREATE INDEX history_search_values_suffix ON history_search_values (server_id, reverse(lower(value)) text_pattern_ops);
 -- The keys that reach a value's plays (a user id, an item or series id, a client, device or address).
 CREATE TABLE history_search_terms (
   server_id uuid NOT NULL REFERENCES media_servers (id) ON DELETE CASCADE,
