@@ -69,8 +69,10 @@ export async function planSearch(
   // B-tree) or starts with (through the values' B-tree): an anchored piece reads only the values it names.
   const patterns: string[] = [];
   const lookups: Array<{ column: string; like: string }> = [];
+  // A word shorter than a trigram is still looked up whole (a scan of the values, far fewer than the plays);
+  // shorter pieces of a longer word are left out (their family is not used).
   const pattern = (text: string, like: string, lookup: { column: string; like: string }) => {
-    if (text.length < SHORTEST_PIECE) return undefined;
+    if (text.length < SHORTEST_PIECE && text !== word) return undefined;
     if (!patterns.includes(like)) patterns.push(like), lookups.push(lookup);
     return like;
   };
