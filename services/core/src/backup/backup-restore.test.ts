@@ -151,9 +151,10 @@ describe('backup and restore', () => {
     );
     // As a kill right after the swap leaves it: the row written in the swap, the index not built (or invalid).
     await db.query('DROP INDEX history_search_values_trgm');
-    await db.query(`INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_values_trgm', 'history_search_values', $1)`, [
-      index!.definition,
-    ]);
+    await db.query(
+      `INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_values_trgm', 'history_search_values', $1)`,
+      [index!.definition],
+    );
     expect(await buildDeferredIndexes(db.url)).toBe(1);
     const [after] = await db.query<{ definition: string; valid: boolean }>(
       `SELECT pg_get_indexdef(i.indexrelid) AS definition, i.indisvalid AS valid FROM pg_index i

@@ -73,7 +73,10 @@ export async function planSearch(
   // shorter pieces of a longer word are left out (their family is not used).
   const pattern = (text: string, like: string, lookup: { column: string; like: string }) => {
     if (text.length < SHORTEST_PIECE && text !== word) return undefined;
-    if (!patterns.includes(like)) patterns.push(like), lookups.push(lookup);
+    if (!patterns.includes(like)) {
+      patterns.push(like);
+      lookups.push(lookup);
+    }
     return like;
   };
   const VALUE = 'lower(v.value)';
@@ -95,7 +98,7 @@ export async function planSearch(
   // the values themselves where they hold few plays (the keys of the family chosen are read after). One
   // subquery per pattern, its own parameter: the planner sees the pattern and picks the index that serves it.
   const matched = lookups.map(
-    ({ column, like }, index) => `SELECT ${index + 1} AS ord, * FROM (
+    ({ column }, index) => `SELECT ${index + 1} AS ord, * FROM (
          SELECT server_id, kind, value, plays FROM history_search_values v
          WHERE v.server_id = ANY($1::uuid[]) AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
          LIMIT ${LOOKUP_TERMS + 1}
@@ -148,7 +151,10 @@ export async function planSearch(
   const values: string[] = [];
   for (const entry of best) {
     for (const [kind, found] of entry.kinds) {
-      for (const value of found.values ?? []) kinds.push(kind), values.push(value);
+      for (const value of found.values ?? []) {
+        kinds.push(kind);
+        values.push(value);
+      }
     }
   }
   const keys = (await query(
