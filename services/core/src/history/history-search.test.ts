@@ -224,9 +224,9 @@ describe('history search after renames and deletions', () => {
       source: 'monitor',
       userId: `u${i % 3}`,
       // u0 was renamed half way; u1's name ends with a word that starts the next field.
-      userName: i % 3 === 0 ? (i < 150 ? 'Alice Storm' : 'Alicia') : i % 3 === 1 ? 'Iron Ghost Fan Iron' : 'Bob',
+      userName: i % 3 === 0 ? (i < 150 ? 'Alice Storm' : 'Alicia') : i % 3 === 1 ? 'Iron Ghost Fan Iron' : 'Bob 😀',
       itemId: `item-${i % 25}`,
-      itemName: i % 25 === 7 ? 'Ghost Ship' : `Film ${i % 25}`,
+      itemName: i % 25 === 7 ? 'Ghost Ship' : i % 25 === 9 ? 'Party' : `Film ${i % 25}`,
       itemType: 'Movie',
       libraryId: 'lib',
       client: i % 2 ? 'Jellyfin Web' : 'Roku',
@@ -258,6 +258,9 @@ describe('history search after renames and deletions', () => {
     'jellyfin web device 3',
     'device 3 10.1',
     '10.1.0.4',
+    '😀 party',
+    '😀  party',
+    'bob 😀 party',
     'ghost',
     'zz top',
   ])('finds what a plain scan finds for %j', async (word) => {

@@ -85,7 +85,8 @@ export async function planSearch(
     pattern(text, `%${escapeLike(text)}`, { column: `reverse(${VALUE})`, like: `${escapeLike([...text].reverse().join(''))}%` });
   const startsWith = (text: string) => pattern(text, `${escapeLike(text)}%`, { column: VALUE, like: `${escapeLike(text)}%` });
   const whole = contains(word);
-  const spaces = [...word].flatMap((char, index) => (char === ' ' ? [index] : []));
+  // UTF-16 positions, as slice() counts them (a character outside the BMP takes two).
+  const spaces = word.split('').flatMap((char, index) => (char === ' ' ? [index] : []));
   const crossing = (pieces: Array<string | undefined>) => (pieces.every((piece) => piece !== undefined) ? (pieces as string[]) : undefined);
   const families = [
     ...[...new Set(word.split(' '))].map((segment) => crossing([contains(segment)])),
