@@ -214,11 +214,14 @@ export async function queryHistory(db: Database, serverId: string | string[], re
   // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
   const walk = searched && { ...searched, candidates: undefined };
   const keyed = searched?.candidates && keyedPage(searched, offset + request.size, whole);
-  const pageSelection = selectHistory(serverId, request, keyed ? searched : walk);
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
+  const pageSelection = selectHistory(serverId, request, keyed && !datedKeys(searched, request) ? searched : walk);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
-  const page = `WITH page AS (
+  const page =
+    keyed && datedKeys(searched, request)
+      ? datedKeysPage(searched.candidates!, pageSelection, request, offset)
+      : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   const [rows, counted] = await Promise.all([
@@ -247,6 +250,49 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
+}
+
+/** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
+const DATED_REACHES = new Set(['user_id', 'item_id', 'series_id']);
+/** Above this many keys, one index descent per key costs more than reading the candidates. */
+const DATED_KEYS = 1_000;
+
+/** Whether a keyed page in date order is read key by key (each key's plays newest or oldest first). */
+function datedKeys(plan: SearchPlan | undefined, request: HistoryRequest): plan is SearchPlan {
+  const candidates = plan?.candidates;
+  return (
+    request.sort === 'ActivityDateInserted' &&
+    candidates !== undefined &&
+    candidates.length > 0 &&
+    candidates.every(({ reach }) => DATED_REACHES.has(reach)) &&
+    candidates.reduce((sum, { keys }) => sum + keys.length, 0) <= DATED_KEYS
+  );
+}
+
+/**
+ * The page's ids in date order from each candidate key's first offset + size matches (an index walk that stops
+ * there), merged: a rare word's page reads at most that many plays per key instead of every candidate. A play
+ * reached by two keys counts once. `selection` is the walk's (scope, filters, check), its bind extended here.
+ */
+function datedKeysPage(
+  candidates: NonNullable<SearchPlan['candidates']>,
+  selection: HistorySelection,
+  request: HistoryRequest,
+  offset: number,
+) {
+  const direction = request.desc ? 'DESC' : 'ASC';
+  const first = offset + request.size;
+  const arms = candidates.map(({ reach, keys }) => {
+    selection.bind.push(keys);
+    return `SELECT x.id, x.started_at FROM unnest($${selection.bind.length}::text[]) AS k(key) CROSS JOIN LATERAL (
+          SELECT id, started_at FROM playback_history WHERE ${selection.where.join(' AND ')} AND ${reach} = k.key
+          ORDER BY started_at ${direction}, id ${direction} LIMIT ${first}
+        ) AS x`;
+  });
+  return `WITH page AS (
+      SELECT id FROM (SELECT DISTINCT id, started_at FROM (${arms.join(' UNION ALL ')}) AS reached) AS merged
+      ORDER BY started_at ${direction}, id ${direction} LIMIT ${request.size} OFFSET ${offset}
+    )`;
 }
 
 /** The count of a search over a whole history when the dictionary gives it: exact, or surely above the cap. */
