@@ -116,7 +116,18 @@ const CALLS: Call[] = [
   get('history', 'getHistory search 2 letters', '/api/getHistory?size=25&search=ro'),
   get('history', 'getHistory search 1 letter', '/api/getHistory?size=25&search=e'),
   get('history', 'getHistory search digits', '/api/getHistory?size=25&search=42'),
+  get('history', 'getHistory search rare address (0.2 %)', `/api/getHistory?size=25&search=${encodeURIComponent('10.0.123.111')}`),
+  get('history', 'getHistory search two words (0.4 %)', `/api/getHistory?size=25&search=${encodeURIComponent('red city')}`),
+  get(
+    'history',
+    'getHistory search rare user sorted by title',
+    `/api/getHistory?size=25&sort=NowPlayingItemName&search=${encodeURIComponent('user 123')}`,
+  ),
+  get('history', 'getHistory search nothing matches', `/api/getHistory?size=25&search=${encodeURIComponent('zzqx nothing')}`),
   post('history', 'getUserHistory search', '/api/getUserHistory?size=25&search=storm', { userid: 'user-3' }),
+  post('history', 'getUserHistory search rare title', `/api/getUserHistory?size=25&search=${encodeURIComponent('iron ghost')}`, {
+    userid: 'user-3',
+  }),
   post('history', 'getLibraryHistory search page 20', '/api/getLibraryHistory?size=25&page=20&search=android', { libraryid: 'lib-shows' }),
   get(
     'history',
@@ -373,12 +384,12 @@ class BenchPlays {
   }
 }
 
-/** On-disk bytes of the history and everything kept to answer statistics (tables with their indexes and TOAST). */
+/** On-disk bytes of the history and everything kept to answer statistics and the search (tables with their indexes and TOAST). */
 async function storageBytes(db: Database): Promise<{ relations: Record<string, number>; total: number }> {
   const rows = await db.query<{ relation: string; bytes: string }>(
     `SELECT c.relname AS relation, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname = 'playback_history' OR c.relname LIKE 'play\\_%')
+     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname IN ('playback_history', 'history_search_values', 'history_search_terms') OR c.relname LIKE 'play\\_%')
      ORDER BY c.relname`,
   );
   const relations = Object.fromEntries(rows.map((row) => [row.relation, Number(row.bytes)]));

@@ -35,7 +35,7 @@ WITH incoming AS (
        ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
          paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
        WHERE EXCLUDED.ended_at > h.ended_at
-       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds, (xmax = 0) AS inserted
+       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds, h.user_name, h.item_name, h.series_name, h.client, h.device_name, h.remote_end_point, (xmax = 0) AS inserted
      ), changes AS (
        SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, play_method, played_seconds, 1 AS weight FROM written
        UNION ALL
@@ -61,7 +61,29 @@ WITH incoming AS (
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
+     ),
+     -- An extended play changes none of the searched fields: only inserted rows add to the search's dictionary.
+     search_delta AS (SELECT server_id, kind, key, value, sum(w)::int AS plays FROM (
+      SELECT server_id, 'user' AS kind, user_id AS key, user_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND user_name <> ''
+      UNION ALL SELECT server_id, 'series' AS kind, series_id AS key, series_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE series_id IS NOT NULL AND series_name <> ''
+      UNION ALL SELECT server_id, 'series_item' AS kind, item_id AS key, series_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE series_id IS NULL AND series_name <> ''
+      UNION ALL SELECT server_id, 'item' AS kind, item_id AS key, item_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND item_name <> ''
+      UNION ALL SELECT server_id, 'client' AS kind, lower(client) AS key, client AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND client <> ''
+      UNION ALL SELECT server_id, 'device' AS kind, lower(device_name) AS key, device_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND device_name <> ''
+      UNION ALL SELECT server_id, 'address' AS kind, remote_end_point AS key, remote_end_point AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND remote_end_point <> ''
+    ) AS terms GROUP BY server_id, kind, key, value HAVING sum(w) <> 0),
+     searched_terms AS (
+       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays)
+       SELECT server_id, kind, value, key, plays FROM search_delta ORDER BY 2, 3, 4
+       ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays
+       RETURNING 1
+     ), searched_values AS (
+       INSERT INTO history_search_values AS v (server_id, kind, value, plays)
+       SELECT * FROM (SELECT server_id, kind, value, sum(plays)::int AS plays FROM search_delta AS t GROUP BY 1, 2, 3 HAVING sum(plays) <> 0) AS delta ORDER BY 2, 3
+       ON CONFLICT (server_id, kind, value) DO UPDATE SET plays = v.plays + EXCLUDED.plays
+       RETURNING 1
      )
      SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
-       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows,
+       (SELECT count(*) FROM searched_terms)::int AS term_rows, (SELECT count(*) FROM searched_values)::int AS value_rows
      FROM written;

@@ -1,7 +1,6 @@
 WITH page AS (
-         SELECT id FROM playback_history WHERE server_id = $1
-         ORDER BY started_at DESC, id DESC LIMIT 25 OFFSET 0
-       )
+      SELECT id FROM playback_history WHERE server_id = $1 ORDER BY started_at DESC, id DESC LIMIT 25 OFFSET 0
+    )
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
          client, play_method, device_name, started_at, played_seconds, library_id,
          -- Stored once per distinct value (migration 0022): a page resolves its few dozen ids by primary key.

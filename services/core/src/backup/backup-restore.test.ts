@@ -60,7 +60,7 @@ describe('backup and restore', () => {
   it(`round trip of ${PLAYS} plays: backup → wipe → restore gives every table back, and the rollups agree with the history`, async () => {
     const before = await tableChecksums(db);
     const shape = await schemaShape(db);
-    expect(shape.index).toContainEqual(expect.stringMatching(/^history_search_trgm: /));
+    expect(shape.index).toContainEqual(expect.stringMatching(/^history_search_values_trgm: /));
     expect(before.playback_history!.rows).toBe(PLAYS);
     const progress: number[] = [];
     const { stored } = await backups.backup({ onProgress: (p) => progress.push(p.rowsWritten) });
@@ -147,17 +147,18 @@ describe('backup and restore', () => {
 
   it('builds an index a restore deferred when the process that was building it stopped (the next start resumes it)', async () => {
     const [index] = await db.query<{ definition: string }>(
-      `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'history_search_trgm'`,
+      `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = 'public' AND indexname = 'history_search_values_trgm'`,
     );
     // As a kill right after the swap leaves it: the row written in the swap, the index not built (or invalid).
-    await db.query('DROP INDEX history_search_trgm');
-    await db.query(`INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_trgm', 'playback_history', $1)`, [
-      index!.definition,
-    ]);
+    await db.query('DROP INDEX history_search_values_trgm');
+    await db.query(
+      `INSERT INTO deferred_indexes (name, table_name, definition) VALUES ('history_search_values_trgm', 'history_search_values', $1)`,
+      [index!.definition],
+    );
     expect(await buildDeferredIndexes(db.url)).toBe(1);
     const [after] = await db.query<{ definition: string; valid: boolean }>(
       `SELECT pg_get_indexdef(i.indexrelid) AS definition, i.indisvalid AS valid FROM pg_index i
-       WHERE i.indexrelid = 'public.history_search_trgm'::regclass`,
+       WHERE i.indexrelid = 'public.history_search_values_trgm'::regclass`,
     );
     expect(after).toEqual({ definition: index!.definition, valid: true });
     expect(await db.query('SELECT name FROM deferred_indexes')).toEqual([]);

@@ -16,6 +16,7 @@ import {
   totalsDelta,
 } from '../history/rollup-sql.js';
 import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
+import { searchTermsDelta, searchValuesFrom } from '../history/search-terms.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -404,6 +405,13 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
       staging.replaced.includes('item_genres') ? into('item_genres') : 'public.item_genres',
       into,
     ),
+  );
+  // The search's dictionary (0025).
+  await client.query(
+    `INSERT INTO ${into('history_search_terms')} (server_id, kind, key, value, plays) ${searchTermsDelta(into('playback_history'))}`,
+  );
+  await client.query(
+    `INSERT INTO ${into('history_search_values')} (server_id, kind, value, plays) ${searchValuesFrom(into('history_search_terms'))}`,
   );
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }

@@ -177,6 +177,11 @@ export class EmbeddedPostgres {
           `--pwfile=${passwordFile}`,
           '--encoding=UTF8',
           '--locale=C',
+          // PostgreSQL's own UTF-8 locale (17+, no operating-system locale needed): lower() and ILIKE fold every
+          // letter (É as e), which the history search relies on, while text still sorts by code point as in C.
+          // A cluster created before keeps the locale it was created with.
+          '--locale-provider=builtin',
+          '--builtin-locale=C.UTF-8',
         ],
         // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration
         { ...(owner ?? {}), env: { ...process.env, LC_MESSAGES: 'C' } },

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database } from '../db/database.js';
-import { historyOrder, selectHistory, type HistoryRequest } from '../history/history-query.js';
+import { historyOrder, planHistorySearch, selectHistory, type HistoryRequest } from '../history/history-query.js';
 import { CSV_BOM, csvLine } from './csv.js';
 
 /** The columns of a history export, one play a line (the page's folded rows are unfolded). */
@@ -91,7 +91,10 @@ export async function openHistoryExport(
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     if (serverIds.length > 0) {
-      const { where, bind } = selectHistory(serverIds.length === 1 ? serverIds[0]! : serverIds, request);
+      const serverId = serverIds.length === 1 ? serverIds[0]! : serverIds;
+      // The search's candidates from the dictionary in the export's snapshot (history/search-plan.ts).
+      const plan = await planHistorySearch(async (sql, bind) => (await client.query(sql, bind)).rows, serverId, request);
+      const { where, bind } = selectHistory(serverId, request, plan);
       await client.query(
         `DECLARE history_export NO SCROLL CURSOR FOR
          SELECT id, started_at, user_name, user_id, remote_end_point, series_name, season_number, episode_number, item_name,

@@ -3,6 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
+import { containsPattern, keyedPage, planSearch, type Query, type SearchPlan } from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -125,10 +126,14 @@ export interface HistorySelection {
   filtered: boolean;
 }
 
-/** Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search. */
+/**
+ * Which plays a view shows: one server (the SQL catalog's statement) or several, the scope, filters and search.
+ * With a search plan whose word is rare, only the plays of its candidate keys are read (search-plan.ts).
+ */
 export function selectHistory(
   serverId: string | string[],
   request: Pick<HistoryRequest, 'scope' | 'filters' | 'search'>,
+  plan?: SearchPlan,
 ): HistorySelection {
   const bind: unknown[] = [serverId];
   const param = (value: unknown) => {
@@ -155,8 +160,29 @@ export function selectHistory(
   // Lower-cased by PostgreSQL like the text it is compared with, so both fold the same letters in any database
   // locale (a C locale folds only ASCII: JavaScript's toLowerCase would fold an É the text keeps).
   const search = request.search.trim();
-  if (search) where.push(`${HISTORY_SEARCH_TEXT} LIKE lower(${param(`%${escapeLike(search)}%`)})`);
+  if (search) {
+    const { candidates } = plan ?? {};
+    if (candidates) {
+      const reached = candidates.map(({ reach, keys }) => `${reach} = ANY(${param(keys)}::text[])`);
+      where.push(reached.length > 0 ? `(${reached.join(' OR ')})` : 'false');
+    }
+    const matches = `${HISTORY_SEARCH_TEXT} LIKE lower(${param(containsPattern(search))})`;
+    // A common word walks the history in the page's order. As a CASE the check is estimated to keep half the
+    // rows, so the planner walks the order's index instead of sorting every play of a word it thinks rare.
+    where.push(plan && !candidates ? `CASE WHEN ${matches} THEN true ELSE false END` : matches);
+  }
   return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
+}
+
+/** The search plan of a request (undefined without a search): which plays to read, and a bound of the count. */
+export async function planHistorySearch(
+  query: Query,
+  serverId: string | string[],
+  request: Pick<HistoryRequest, 'search'>,
+  wantKeys?: (plan: SearchPlan) => boolean,
+): Promise<SearchPlan | undefined> {
+  const search = request.search.trim();
+  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search, wantKeys) : undefined;
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -177,30 +203,45 @@ export type CountCache = (
 
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
 export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
-  const { where, bind, filtered } = selectHistory(serverId, request);
   const { scope } = request;
-  const order = historyOrder(request.sort, request.desc);
+  // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
+  const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
   const offset = (request.page - 1) * request.size;
+  // The candidates' keys are read when the page or the count reads them.
+  const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
+  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys);
+  const known = searched && whole ? knownCount(searched) : undefined;
+  // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
+  const walk = searched && { ...searched, candidates: undefined };
+  const keyed = searched?.candidates && keyedPage(searched, offset + request.size, whole);
+  const { where, bind, filtered } = selectHistory(serverId, request, searched);
+  const order = historyOrder(request.sort, request.desc);
+  const pageSelection = selectHistory(serverId, request, keyed && !datedKeys(searched, request) ? searched : walk);
+  // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
+  const page =
+    keyed && datedKeys(searched, request)
+      ? datedKeysPage(searched.candidates!, pageSelection, request, offset)
+      : `WITH page AS (
+      SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+    )`;
   const [rows, counted] = await Promise.all([
-    // Ids first, then rows: the offset is skipped inside an index (no table reads for skipped plays).
     db.query<HistoryRow>(
-      `WITH page AS (
-         SELECT id FROM playback_history WHERE ${where.join(' AND ')}
-         ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
-       )
+      `${page}
        SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
          client, play_method, device_name, started_at, played_seconds, library_id,
          -- Stored once per distinct value (migration 0022): a page resolves its few dozen ids by primary key.
          ${historyJsonColumns('h')}
        FROM playback_history h WHERE id IN (SELECT id FROM page)
        ORDER BY ${order}`,
-      bind,
+      pageSelection.bind,
     ),
-    filtered
-      ? countCache
-        ? countCache({ where, bind }, () => countRows(db, where, bind))
-        : countRows(db, where, bind)
-      : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
+    known
+      ? Promise.resolve(known)
+      : filtered
+        ? countCache
+          ? countCache({ where, bind }, () => countRows(db, where, bind))
+          : countRows(db, where, bind)
+        : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
   ]);
   const { total, exact } = counted;
   return {
@@ -209,6 +250,57 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
+}
+
+/** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
+const DATED_REACHES = new Set(['user_id', 'item_id', 'series_id']);
+/** Above this many keys, one index descent per key costs more than reading the candidates. */
+const DATED_KEYS = 1_000;
+
+/** Whether a keyed page in date order is read key by key (each key's plays newest or oldest first). */
+function datedKeys(plan: SearchPlan | undefined, request: HistoryRequest): plan is SearchPlan {
+  const candidates = plan?.candidates;
+  return (
+    request.sort === 'ActivityDateInserted' &&
+    candidates !== undefined &&
+    candidates.length > 0 &&
+    candidates.every(({ reach }) => DATED_REACHES.has(reach)) &&
+    candidates.reduce((sum, { keys }) => sum + keys.length, 0) <= DATED_KEYS
+  );
+}
+
+/**
+ * The page's ids in date order from each candidate key's first offset + size matches (an index walk that stops
+ * there), merged: a rare word's page reads at most that many plays per key instead of every candidate. A play
+ * reached by two keys counts once. `selection` is the walk's (scope, filters, check), its bind extended here.
+ */
+function datedKeysPage(
+  candidates: NonNullable<SearchPlan['candidates']>,
+  selection: HistorySelection,
+  request: HistoryRequest,
+  offset: number,
+) {
+  const direction = request.desc ? 'DESC' : 'ASC';
+  const first = offset + request.size;
+  const arms = candidates.map(({ reach, keys }) => {
+    selection.bind.push(keys);
+    return `SELECT x.id, x.started_at FROM unnest($${selection.bind.length}::text[]) AS k(key) CROSS JOIN LATERAL (
+          SELECT id, started_at FROM playback_history WHERE ${selection.where.join(' AND ')} AND ${reach} = k.key
+          ORDER BY started_at ${direction}, id ${direction} LIMIT ${first}
+        ) AS x`;
+  });
+  return `WITH page AS (
+      SELECT id FROM (SELECT DISTINCT id, started_at FROM (${arms.join(' UNION ALL ')}) AS reached) AS merged
+      ORDER BY started_at ${direction}, id ${direction} LIMIT ${request.size} OFFSET ${offset}
+    )`;
+}
+
+/** The count of a search over a whole history when the dictionary gives it: exact, or surely above the cap. */
+function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undefined {
+  if (plan.atLeast > HISTORY_COUNT_CAP) return { total: HISTORY_COUNT_CAP, exact: false };
+  if (plan.exact) return { total: plan.atLeast, exact: true };
+  if (plan.candidates?.length === 0) return { total: 0, exact: true };
+  return undefined;
 }
 
 /**
@@ -244,8 +336,4 @@ async function countFromTotals(db: Database, serverId: string | string[], scope:
     [serverId, scope.kind, scope.id],
   );
   return Math.max(0, row?.count ?? 0);
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest, type HistorySort } from './history-query.js';
+import { deletePlays } from './delete-plays.js';
 import { recordPlays, type PlayToRecord } from './record-plays.js';
+import { findRollupDifferences } from './rollup-invariant.js';
 
 /**
  * History search keeps one meaning whatever plan answers it (SPEC.md §2 Activity, §7 getHistory): a play matches
@@ -200,5 +202,91 @@ describe('history search', () => {
 
   it('stays below the cap in these tests (the capped case is in history-query.test.ts)', () => {
     expect(HISTORY_COUNT_CAP).toBeGreaterThan(420);
+  });
+});
+
+/**
+ * The search's dictionary (history_search_values and history_search_terms, migration 0025) follows the history:
+ * a user renamed between plays keeps one key with two values, deleted plays leave it, and a search still equals
+ * the plain scan in every plan (keyed by the dictionary's keys, or a walk for a common or short word).
+ */
+describe('history search after renames and deletions', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const base = Date.parse('2026-05-01T00:00:00Z');
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const plays: PlayToRecord[] = Array.from({ length: 300 }, (_, i) => ({
+      serverId,
+      playKey: `r${i}`,
+      source: 'monitor',
+      userId: `u${i % 3}`,
+      // u0 was renamed half way; u1's name ends with a word that starts the next field.
+      userName: i % 3 === 0 ? (i < 150 ? 'Alice Storm' : 'Alicia') : i % 3 === 1 ? 'Iron Ghost Fan Iron' : 'Bob 😀',
+      itemId: `item-${i % 25}`,
+      itemName: i % 25 === 7 ? 'Ghost Ship' : i % 25 === 9 ? 'Party' : `Film ${i % 25}`,
+      itemType: 'Movie',
+      libraryId: 'lib',
+      client: i % 2 ? 'Jellyfin Web' : 'Roku',
+      deviceName: `Device ${i % 4}`,
+      remoteEndPoint: `10.1.0.${i % 5}`,
+      playMethod: 'DirectPlay',
+      startedAt: new Date(base + i * 3_600_000),
+      playedSeconds: i % 400,
+    }));
+    expect(await recordPlays(db, plays)).toBe(plays.length);
+    await deletePlays(db, serverId, `h.play_key = ANY($2::text[])`, [Array.from({ length: 60 }, (_, i) => `r${i * 5}`)]);
+  }, 60_000);
+  afterAll(async () => {
+    await close();
+  });
+
+  it('keeps the dictionary equal to the history', async () => {
+    expect(await findRollupDifferences(db, serverId)).toEqual([]);
+  });
+
+  it.each([
+    'alice',
+    'alicia',
+    'alice storm',
+    'storm film',
+    'iron ghost',
+    'iron ship',
+    'fan iron ghost',
+    'jellyfin web device 3',
+    'device 3 10.1',
+    '10.1.0.4',
+    '😀 party',
+    '😀  party',
+    'bob 😀 party',
+    'ghost',
+    'zz top',
+  ])('finds what a plain scan finds for %j', async (word) => {
+    const rows = await db.query<{ id: number }>(
+      `SELECT id FROM playback_history WHERE server_id = $1 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name
+           || ' ' || coalesce(client, '') || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2
+         ORDER BY started_at DESC, id DESC`,
+      [serverId, `%${word}%`],
+    );
+    const ids: number[] = [];
+    const first = await queryHistory(db, serverId, request(word, 1));
+    for (let page = 1; page <= first.pages; page += 1) {
+      const answer = page === 1 ? first : await queryHistory(db, serverId, request(word, page));
+      for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+    }
+    expect(ids).toEqual(rows.map((row) => row.id));
+    expect([first.total, first.total_exact]).toEqual([rows.length, true]);
+  });
+
+  const request = (search: string, page: number): HistoryRequest => ({
+    scope: { kind: 'all' },
+    page,
+    size: 25,
+    search,
+    sort: 'ActivityDateInserted',
+    desc: true,
+    filters: {},
   });
 });

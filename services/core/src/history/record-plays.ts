@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { distinctJsonValues, jsonValueHash, jsonValueIdByHash } from './json-values.js';
 import { ROLLUP_KEY, rollupDelta, totalsDelta } from './rollup-sql.js';
+import { SEARCH_TERM_COLUMNS, writeSearchTerms } from './search-terms.js';
 
 export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
 export type PlaySource = 'monitor' | 'playback_reporting' | 'restore';
@@ -157,6 +158,10 @@ export async function writeHistory(
     'played_seconds',
   ];
   const of = (alias: string) => columns.map((column) => `${alias}.${column}`).join(', ');
+  // The search's dictionary also needs the searched text of an inserted row.
+  const searchColumns = SEARCH_TERM_COLUMNS.filter((column) => !columns.includes(column))
+    .map((column) => `h.${column}`)
+    .join(', ');
   const written = await db.query<{
     play_key: string;
     user_id: string;
@@ -191,7 +196,7 @@ export async function writeHistory(
        ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
          paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
        WHERE EXCLUDED.ended_at > h.ended_at
-       RETURNING h.play_key, ${of('h')}, (xmax = 0) AS inserted
+       RETURNING h.play_key, ${of('h')}, ${searchColumns}, (xmax = 0) AS inserted
      ), changes AS (
        SELECT ${columns.join(', ')}, 1 AS weight FROM written
        UNION ALL
@@ -208,9 +213,12 @@ export async function writeHistory(
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds
        RETURNING 1
-     )
+     ),
+     -- An extended play changes none of the searched fields: only inserted rows add to the search's dictionary.
+     ${writeSearchTerms('(SELECT *, 1 AS weight FROM written WHERE inserted)')}
      SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,
-       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows
+       (SELECT count(*) FROM rolled_up)::int AS rollup_rows, (SELECT count(*) FROM totalled)::int AS total_rows,
+       (SELECT count(*) FROM searched_terms)::int AS term_rows, (SELECT count(*) FROM searched_values)::int AS value_rows
      FROM written`,
     [JSON.stringify(rows), [...(options.extendOnly ?? [])]],
     transaction,

@@ -11,6 +11,7 @@ import {
   totalsDelta,
 } from './rollup-sql.js';
 import { bingeRunsFrom, genreRollupDelta } from './review-rollup-sql.js';
+import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
@@ -21,8 +22,9 @@ import { bingeRunsFrom, genreRollupDelta } from './review-rollup-sql.js';
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
  * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; play_rollups_by_library_method_month:
  * UTC month × library × playback method; the year in review's play_genre_rollups: UTC month × genre per user and
- * server, and play_binge_runs: each user's runs of plays) equal what playback_history (and item_genres) holds.
- * For card_viewers, the "seconds" of a difference
+ * server, and play_binge_runs: each user's runs of plays; and the search's dictionary history_search_terms: plays
+ * per field value and key, history_search_values: plays per field value) equal what playback_history (and
+ * item_genres) holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -43,7 +45,9 @@ export interface RollupDifference {
     | 'card_viewers'
     | 'card_viewer_counts'
     | 'genres'
-    | 'binge_runs';
+    | 'binge_runs'
+    | 'search_terms'
+    | 'search_values';
   serverId: string;
   /** The row's key: bucket/library/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -141,6 +145,12 @@ genres_stored AS (
 runs_stored AS (
   SELECT server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds FROM play_binge_runs
   WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), terms_expected AS (${searchTermsDelta('history')}),
+terms_stored AS (
+  SELECT server_id, kind, key, value, plays FROM history_search_terms WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
+), values_expected AS (${searchValuesFrom('terms_expected')}),
+values_stored AS (
+  SELECT server_id, kind, value, plays FROM history_search_values WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
 )
 SELECT 'quarter_hour' AS level, COALESCE(e.server_id, s.server_id) AS server_id,
   concat_ws(' ', to_char(COALESCE(e.bucket, s.bucket) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'), COALESCE(e.library_id, s.library_id),
@@ -197,6 +207,16 @@ SELECT 'binge_runs', COALESCE(e.server_id, s.server_id),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM runs_expected e FULL JOIN runs_stored s USING (server_id, user_id, started_at, last_started_at, ended_at)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'search_terms', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key), COALESCE(e.value, s.value)),
+  COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
+FROM terms_expected e FULL JOIN terms_stored s USING (server_id, kind, key, value)
+WHERE e.plays IS DISTINCT FROM s.plays
+UNION ALL
+SELECT 'search_values', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.value, s.value)),
+  COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
+FROM values_expected e FULL JOIN values_stored s USING (server_id, kind, value)
+WHERE e.plays IS DISTINCT FROM s.plays
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

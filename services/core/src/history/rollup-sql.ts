@@ -1,4 +1,5 @@
 import { reviewRollupsBackfill } from './review-rollup-sql.js';
+import { SEARCH_TERMS_BACKFILL_SQL } from './search-terms.js';
 
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
@@ -216,13 +217,13 @@ ${totalsDelta('playback_history')};
 `;
 
 /**
- * Every table derived from playback_history for the statistics: play_rollups and play_totals, which writers
+ * Every table derived from playback_history for the statistics and the search: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
  * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021;
  * months × library × method from the daily level: 0027),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
- * that triggers on play_card_viewers keep (0020), and the year in review's genres per month and binge runs that
- * triggers on playback_history and item_genres keep (0028).
+ * that triggers on play_card_viewers keep (0020), the year in review's genres per month and binge runs that
+ * triggers on playback_history and item_genres keep (0028), and the search's dictionary (0025, search-terms.ts).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -238,6 +239,8 @@ export const ROLLUP_TABLES = [
   'play_rollups_by_library_method_month',
   'play_genre_rollups',
   'play_binge_runs',
+  'history_search_terms',
+  'history_search_values',
 ] as const;
 
 /**
@@ -253,11 +256,13 @@ INSERT INTO play_card_rollups (server_id, kind, span, key, bucket, plays, played
 ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
 ${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
-${reviewRollupsBackfill()}`;
+${reviewRollupsBackfill()}
+${SEARCH_TERMS_BACKFILL_SQL}`;
 
 /**
- * The text the history search matches (user, title, client, device, address). The trigram index of the 0004
- * migration is built on exactly this expression, so keep the two identical.
+ * The text the history search matches (user, title, client, device, address), joined by single spaces. The
+ * search finds its candidates in the dictionary of these fields' values (search-terms.ts) and checks this text
+ * on them. (0004 built a trigram index on exactly this expression; 0025 dropped it.)
  */
 export const HISTORY_SEARCH_TEXT = `lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
         || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, ''))`;

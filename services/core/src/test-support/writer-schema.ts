@@ -1,10 +1,12 @@
 import type { Database } from '../db/database.js';
+import { SEARCH_DICTIONARY_TABLES_SQL } from '../db/migrations/0025-history-search-terms.js';
 import { ROLLUP_KEY } from '../history/rollup-sql.js';
 
 /**
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
  * transcode info by id in play_json_values (0022) and keys play_rollups without the client (0026: the writer's
- * rows carry the column's default, '', and its ON CONFLICT needs the new key). These add what it needs to an
+ * rows carry the column's default, '', and its ON CONFLICT needs the new key) and keeps the search's dictionary
+ * (0025's two tables). These add what it needs to an
  * older schema, and take it away again before the test applies the later migrations (0022 converts the JSON
  * columns itself, 0026 sums the rollups over their clients). Only for plays without stream details: the JSON
  * columns are dropped meanwhile, and come back empty.
@@ -18,6 +20,7 @@ export async function addWriterColumns(db: Database): Promise<void> {
        ADD COLUMN stream_details_id integer, ADD COLUMN transcoding_info_id integer`,
   );
   await db.query(`CREATE UNIQUE INDEX play_rollups_writer_key ON play_rollups (${ROLLUP_KEY})`);
+  await db.query(SEARCH_DICTIONARY_TABLES_SQL);
 }
 
 export async function removeWriterColumns(db: Database): Promise<void> {
@@ -27,4 +30,5 @@ export async function removeWriterColumns(db: Database): Promise<void> {
   );
   await db.query(`DROP TABLE play_json_values`);
   await db.query(`DROP INDEX play_rollups_writer_key`);
+  await db.query(`DROP TABLE history_search_values, history_search_terms`);
 }

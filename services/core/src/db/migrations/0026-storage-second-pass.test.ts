@@ -4,6 +4,7 @@ import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
 import { deletePlays } from '../../history/delete-plays.js';
 import { findRollupDifferences } from '../../history/rollup-invariant.js';
 import { totalsDelta } from '../../history/rollup-sql.js';
+import { SEARCH_TERMS_BACKFILL_SQL } from '../../history/search-terms.js';
 import { playMethodWindow } from '../../stats/scope-queries.js';
 import { beforeMigration } from '../../test-support/migration-test.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
@@ -77,6 +78,7 @@ describe('migration 0026: history indexes and rollups without what no reader nee
         play_method, count(*), sum(played_seconds)
       FROM playback_history GROUP BY 1, 2, 3, 4, 5`);
     await db.query(`INSERT INTO play_totals (server_id, scope, key, plays, played_seconds) ${totalsDelta('playback_history')}`);
+    await db.query(SEARCH_TERMS_BACKFILL_SQL);
     const [{ clients }] = (await db.query<{ clients: number }>(
       `SELECT count(*)::int AS clients FROM (SELECT DISTINCT bucket, library_id, play_method FROM play_rollups GROUP BY 1, 2, 3 HAVING count(*) > 1) AS x`,
     )) as [{ clients: number }];

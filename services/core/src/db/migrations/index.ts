@@ -19,6 +19,7 @@ import { dayChartPrefixesAndCardIndexes } from './0021-day-chart-prefixes-and-ca
 import { streamDetailsDictionary } from './0022-stream-details-dictionary.js';
 import { redundantHistoryIndexes } from './0023-redundant-history-indexes.js';
 import { yearTopsAndDownloadTickets } from './0024-year-tops-and-download-tickets.js';
+import { historySearchTerms } from './0025-history-search-terms.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
 import { libraryMethodMonths } from './0027-library-method-months.js';
 import { yearReviewRollups } from './0028-year-review-rollups.js';
@@ -51,6 +52,7 @@ export const migrations: Migration[] = [
   streamDetailsDictionary,
   redundantHistoryIndexes,
   yearTopsAndDownloadTickets,
+  historySearchTerms,
   storageSecondPass,
   libraryMethodMonths,
   yearReviewRollups,
