@@ -30,24 +30,30 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
       SELECT x, day, hour, day + hour * interval '1 hour' AS hour_start, ${quarterFloor('x')} AS quarter FROM (
         SELECT x, ${utcDay('x')} AS day, floor(extract(epoch FROM x - ${utcDay('x')}) / 3600)::int AS hour FROM (SELECT DISTINCT x FROM edges) AS d
       ) AS located
+    ), hour_rows AS MATERIALIZED (
+      -- The hour prefixes of every moment as one index range per distinct hour (one hour in a zone with a fixed
+      -- offset, two across DST), not one probe per local midnight.
+      SELECT bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
+      WHERE server_id = $1 AND hour = ANY (ARRAY(SELECT DISTINCT hour FROM moments WHERE hour > 0))
+        AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+    ), moment_quarters AS MATERIALIZED (
+      -- The whole quarter hours between a moment's hour and its quarter (+05:30: two, +05:45: three).
+      SELECT x, q FROM moments, generate_series(hour_start, quarter - interval '15 minutes', interval '15 minutes') AS q
+      WHERE quarter > hour_start
+    ), quarter_rows AS MATERIALIZED (
+      -- Read as one index scan over the listed quarter hours.
+      SELECT bucket, library_id, plays, played_seconds FROM play_rollups_by_library
+      WHERE server_id = $1 AND bucket = ANY (ARRAY(SELECT DISTINCT q FROM moment_quarters))
     ), prefixes AS MATERIALIZED (
       SELECT x, library_id, sum(plays) AS plays, sum(played_seconds) AS played_seconds FROM (
-        -- Each moment reads its own rows by key (LATERAL, OFFSET 0 so that it is not flattened into a hash join over
-        -- the whole table: the planner cannot see how few moments there are).
         SELECT m.x, r.library_id, r.plays, r.played_seconds
-          FROM moments m CROSS JOIN LATERAL (
-            SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
-            WHERE server_id = $1 AND hour = m.hour AND bucket = m.day OFFSET 0
-          ) AS r
-          WHERE m.hour > 0
+          FROM moments m JOIN hour_rows r ON r.hour = m.hour AND r.bucket = m.day
         UNION ALL
-        SELECT m.x, q.library_id, q.plays, q.played_seconds
-          FROM moments m CROSS JOIN LATERAL (
-            SELECT library_id, plays, played_seconds FROM play_rollups_by_library
-            WHERE server_id = $1 AND bucket >= m.hour_start AND bucket < m.quarter OFFSET 0
-          ) AS q
-          WHERE m.quarter > m.hour_start
+        SELECT mq.x, q.library_id, q.plays, q.played_seconds
+          FROM moment_quarters mq JOIN quarter_rows q ON q.bucket = mq.q
         UNION ALL
+        -- Only in a zone whose midnight is not on a quarter hour: each such moment reads its own history rows
+        -- (LATERAL, OFFSET 0 so that it is not flattened into a hash join over the whole table).
         SELECT m.x, h.library_id, 1, h.played_seconds
           FROM moments m CROSS JOIN LATERAL (
             SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
