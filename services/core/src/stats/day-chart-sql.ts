@@ -10,7 +10,7 @@
  * three rows per library and day.
  *
  * Read as ranges, not per day: the whole days as one index range, the hour prefixes as one range per distinct hour
- * (one in a zone with a fixed offset, two across DST), the quarter hours as one index scan over the listed quarters.
+ * (one in a zone with a fixed offset, two across DST); the quarter hours by one index range per midnight.
  * Each midnight's prefix rows go, with their sign, straight to the two days it bounds (no per-midnight sums).
  *
  * `start` is the window's first local midnight (SQL), `tz` the zone's placeholder, `$1` the server id;
@@ -42,22 +42,21 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
       SELECT bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
       WHERE server_id = $1 AND hour = ANY (ARRAY(SELECT DISTINCT hour FROM moments WHERE hour > 0))
         AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
-    ), moment_quarters AS MATERIALIZED (
-      -- The whole quarter hours between a moment's hour and its quarter (+05:30: two, +05:45: three).
-      SELECT x, q FROM moments, generate_series(hour_start, quarter - interval '15 minutes', interval '15 minutes') AS q
-      WHERE quarter > hour_start
-    ), quarter_rows AS MATERIALIZED (
-      SELECT bucket, library_id, plays, played_seconds FROM play_rollups_by_library
-      WHERE server_id = $1 AND bucket = ANY (ARRAY(SELECT DISTINCT q FROM moment_quarters))
     ), prefixes AS (
       SELECT m.x, r.library_id, r.plays, r.played_seconds
         FROM moments m JOIN hour_rows r ON r.hour = m.hour AND r.bucket = m.day
       UNION ALL
-      SELECT mq.x, q.library_id, q.plays, q.played_seconds
-        FROM moment_quarters mq JOIN quarter_rows q ON q.bucket = mq.q
+      -- The quarter hours from a moment's hour to its quarter (+05:30, +05:45) as one index range per moment (the
+      -- quarters of one moment are adjacent in the key; listing them would cost a probe each), and, only in a zone
+      -- whose midnight is not on a quarter hour, the history rows from there. LATERAL, OFFSET 0: not flattened
+      -- into a hash join over the whole table.
+      SELECT m.x, q.library_id, q.plays, q.played_seconds
+        FROM moments m CROSS JOIN LATERAL (
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library
+          WHERE server_id = $1 AND bucket >= m.hour_start AND bucket < m.quarter OFFSET 0
+        ) AS q
+        WHERE m.quarter > m.hour_start
       UNION ALL
-      -- Only in a zone whose midnight is not on a quarter hour: each such moment reads its own history rows
-      -- (LATERAL, OFFSET 0 so that it is not flattened into a hash join over the whole table).
       SELECT m.x, h.library_id, 1, h.played_seconds
         FROM moments m CROSS JOIN LATERAL (
           SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
@@ -65,7 +64,7 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
         ) AS h
         WHERE m.x > m.quarter
     )
-    SELECT key || '${separator}' || library_id AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
+    SELECT parts.key || '${separator}' || parts.library_id AS key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       SELECT ${localKey(`date_trunc('day', (r.bucket + interval '1 day' - interval '1 microsecond') AT TIME ZONE ${tz}::text)`)} AS key,
           r.library_id, r.plays, r.played_seconds
         FROM play_rollups_by_library_day_prefix r
@@ -75,5 +74,5 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
       SELECT k.key, p.library_id, k.sign * p.plays, k.sign * p.played_seconds
         FROM prefixes p JOIN moments m USING (x) CROSS JOIN LATERAL (VALUES (m.starts, -1), (m.ends, 1)) AS k (key, sign)
         WHERE k.key IS NOT NULL
-    ) AS parts GROUP BY 1 HAVING sum(plays) > 0`;
+    ) AS parts GROUP BY parts.key, parts.library_id HAVING sum(plays) > 0`;
 }
