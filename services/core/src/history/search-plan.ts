@@ -41,6 +41,11 @@ export interface SearchPlan {
   /** Plays a keyed plan reads (an upper bound of the matches; Infinity: none is possible), all plays of the server(s). */
   candidatePlays: number;
   plays: number;
+  /**
+   * The value patterns of the family whose values hold the fewest plays (read or not), each with the column it
+   * is compared on: a scope reads that family's keys itself (scopeKeys) when the plan walks the history.
+   */
+  family?: Array<{ column: string; like: string }>;
 }
 
 /** Runs one statement (a Database, or an export's own connection in its snapshot). */
@@ -140,13 +145,18 @@ export async function planSearch(
 
   let best: Found[] | undefined;
   let bestPlays = Infinity;
+  // The fewest plays, complete or not (an incomplete family's plays are a lower bound): what a scope reads.
+  let smallest: string[] = families[0]!;
+  let smallestPlays = Infinity;
   for (const family of families) {
     const entries = family.map((like) => found.get(like)!);
     const plays = entries.reduce((sum, entry) => sum + entry.plays, 0);
     if (entries.every((entry) => entry.complete) && plays < bestPlays) [best, bestPlays] = [entries, plays];
+    if (plays < smallestPlays) [smallest, smallestPlays] = [family, plays];
   }
-  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays };
-  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays };
+  const family = smallest.map((like) => lookups[patterns.indexOf(like)]!);
+  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays, family };
+  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays, family };
   if (!wantKeys(summary)) return summary;
   const kinds: string[] = [];
   const values: string[] = [];
@@ -164,13 +174,90 @@ export async function planSearch(
      GROUP BY kind`,
     [serverIds, kinds, values],
   )) as Array<{ kind: SearchTermKind; keys: string[] }>;
-  const byReach = new Map<string, Set<string>>();
-  for (const { kind, keys: found } of keys) {
+  return { candidates: byReach(keys), atLeast, exact, candidatePlays: bestPlays, plays, family };
+}
+
+/**
+ * Conditions on the user scope's covering index (history_user_cover: server, user, start, id, including the item
+ * and series ids) that find the plays of a kind's keys, named by a set `keys` of (kind, key) rows.
+ */
+const COVERED_KINDS: Partial<Record<SearchTermKind, (keys: string) => string>> = {
+  user: (keys) => `user_id IN (SELECT key FROM ${keys} WHERE kind = 'user')`,
+  item: (keys) => `item_id IN (SELECT key FROM ${keys} WHERE kind = 'item')`,
+  series: (keys) => `series_id IN (SELECT key FROM ${keys} WHERE kind = 'series')`,
+  series_item: (keys) => `(series_id IS NULL AND item_id IN (SELECT key FROM ${keys} WHERE kind = 'series_item'))`,
+};
+/** play_totals' scope whose key counts every play of a user (user) or of an item or series id (item, and more). */
+const TOTAL_SCOPES: Partial<Record<SearchTermKind, string>> = { user: 'user', item: 'item', series: 'item' };
+
+/**
+ * The rows a search within one user counts (history-query.ts wraps them with the cap), from the user's covering
+ * index as far as the dictionary allows (no filter but the user). The plan's family names the candidate keys;
+ * a key is sure when all of its values contain the word and they hold all of its plays (play_totals: no play of
+ * the key has an empty value, which the dictionary leaves out): its plays match and are counted from the index
+ * alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
+ * of a kind the index does not carry (client, device, address) makes every play of the user a candidate.
+ * `bind` is extended; `servers` and `user` are its parameters of the server(s) and the user.
+ */
+export function userSearchRows(
+  plan: SearchPlan,
+  word: string,
+  bind: unknown[],
+  serverIds: string[],
+  history: { servers: string; user: string; where: string[] },
+): string | undefined {
+  if (!plan.family || plan.family.length === 0) return undefined;
+  const param = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  const servers = `${param(serverIds)}::uuid[]`;
+  const whole = `lower(${param(containsPattern(word))})`;
+  const matched = plan.family.map(
+    ({ column, like }) => `SELECT v.kind, v.value FROM history_search_values v
+         WHERE v.server_id = ANY(${servers}) AND ${column} LIKE lower(${param(like)}) AND v.plays > 0`,
+  );
+  const kinds = Object.keys(COVERED_KINDS).map((kind) => `'${kind}'`);
+  const totals = Object.entries(TOTAL_SCOPES).map(([kind, scope]) => `WHEN '${kind}' THEN '${scope}'`);
+  const covered = (keys: string) =>
+    Object.values(COVERED_KINDS)
+      .map((condition) => condition(keys))
+      .join(' OR ');
+  const scope = `${history.servers} AND user_id = ${history.user}`;
+  return `WITH matched AS (${matched.join(' UNION ')}),
+     keys AS MATERIALIZED (
+       SELECT t.kind, t.key, sum(t.plays) AS plays, bool_and(lower(t.value) LIKE ${whole}) AS contained
+       FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
+       WHERE t.server_id = ANY(${servers}) AND t.plays > 0 GROUP BY t.kind, t.key
+     ),
+     sure AS MATERIALIZED (
+       SELECT kind, key FROM keys k WHERE contained
+         AND NOT EXISTS (
+           SELECT 1 FROM history_search_terms o WHERE o.server_id = ANY(${servers}) AND o.kind = k.kind AND o.key = k.key
+             AND o.plays > 0 AND NOT lower(o.value) LIKE ${whole}
+         )
+         AND k.plays = (
+           SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
+             AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
+         )
+     )
+     SELECT 1 FROM playback_history WHERE ${scope} AND (${covered('sure')})
+     UNION ALL
+     SELECT 1 FROM playback_history WHERE ${history.where.join(' AND ')} AND id IN (
+       SELECT id FROM playback_history WHERE ${scope}
+         AND (${covered('keys')} OR EXISTS (SELECT 1 FROM keys WHERE kind NOT IN (${kinds.join(', ')})))
+         AND (${covered('sure')}) IS NOT TRUE
+     )`;
+}
+
+/** Keys read from the dictionary per kind, merged per condition that reaches their plays. */
+function byReach(rows: Array<{ kind: SearchTermKind; keys: string[] }>): NonNullable<SearchPlan['candidates']> {
+  const reached = new Map<string, Set<string>>();
+  for (const { kind, keys } of rows) {
     const { reach } = SEARCH_TERM_KINDS[kind];
-    byReach.set(reach, new Set([...(byReach.get(reach) ?? []), ...found]));
+    reached.set(reach, new Set([...(reached.get(reach) ?? []), ...keys]));
   }
-  const candidates = [...byReach].map(([reach, keys]) => ({ reach, keys: [...keys] }));
-  return { candidates, atLeast, exact, candidatePlays: bestPlays, plays };
+  return [...reached].map(([reach, keys]) => ({ reach, keys: [...keys] }));
 }
 
 /**
