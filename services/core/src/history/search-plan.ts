@@ -202,9 +202,9 @@ const TOTAL_SCOPES: Partial<Record<SearchTermKind, string>> = { user: 'user', it
 /**
  * The rows a search within one user counts (history-query.ts wraps them with the cap), from the user's covering
  * index as far as the dictionary allows (no filter but the user). The plan's family names the candidate keys;
- * a key is sure when all of its values contain the word and they hold all of its plays (play_totals: no play of
- * the key has an empty value, which the dictionary leaves out): its plays match and are counted from the index
- * alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
+ * a key is sure when its values that contain the word hold all of its plays (play_totals; a play with an empty
+ * value is in no value, and play_totals' item scope also counts an item's episodes, so the test only errs on
+ * the safe side): its plays match and are counted from the index alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
  * of a kind the index does not carry (client, device, address) makes every play of the user a candidate.
  * `bind` is extended; `servers` and `user` are its parameters of the server(s) and the user.
  */
@@ -235,20 +235,15 @@ export function userSearchRows(
   const scope = `${history.servers} AND user_id = ${history.user}`;
   return `WITH matched AS (${matched.join(' UNION ')}),
      keys AS MATERIALIZED (
-       SELECT t.kind, t.key, sum(t.plays) AS plays, bool_and(lower(t.value) LIKE ${whole}) AS contained
+       SELECT t.kind, t.key, sum(t.plays) FILTER (WHERE lower(t.value) LIKE ${whole}) AS plays
        FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
        WHERE t.server_id = ANY(${servers}) AND t.plays > 0 GROUP BY t.kind, t.key
      ),
      sure AS MATERIALIZED (
-       SELECT kind, key FROM keys k WHERE contained
-         AND NOT EXISTS (
-           SELECT 1 FROM history_search_terms o WHERE o.server_id = ANY(${servers}) AND o.kind = k.kind AND o.key = k.key
-             AND o.plays > 0 AND NOT lower(o.value) LIKE ${whole}
-         )
-         AND k.plays = (
-           SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
-             AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
-         )
+       SELECT kind, key FROM keys k WHERE k.plays = (
+         SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
+           AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
+       )
      )
      SELECT 1 FROM playback_history WHERE ${scope} AND (${covered('sure')})
      UNION ALL

@@ -23,7 +23,6 @@ import { historySearchTerms } from './0025-history-search-terms.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
 import { libraryMethodMonths } from './0027-library-method-months.js';
 import { yearReviewRollups } from './0028-year-review-rollups.js';
-import { searchTermsByKey } from './0029-search-terms-by-key.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -57,5 +56,4 @@ export const migrations: Migration[] = [
   storageSecondPass,
   libraryMethodMonths,
   yearReviewRollups,
-  searchTermsByKey,
 ];
