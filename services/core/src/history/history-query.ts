@@ -226,15 +226,14 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
-  // (search-plan.ts userSearchRows).
-  const userRows =
-    searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered
-      ? (countBind: unknown[]) =>
-          userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
-      : undefined;
-  const count = () => {
+  // (search-plan.ts userSearchRows), unless its candidates are fewer plays than the user has (then they are read).
+  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const count = async () => {
     const countBind = [...bind];
-    const rows = userRows?.(countBind);
+    const rows =
+      byUser && (!searched.candidates || searched.candidatePlays > (await countFromTotals(db, serverId, scope)))
+        ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
+        : undefined;
     return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);
   };
   const [rows, counted] = await Promise.all([
