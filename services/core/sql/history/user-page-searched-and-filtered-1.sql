@@ -2,7 +2,7 @@ WITH matched AS (
        SELECT 1 AS ord, * FROM (
          SELECT server_id, kind, value, plays FROM history_search_values v
          WHERE v.server_id = ANY($1::uuid[]) AND lower(v.value) LIKE lower($2) AND v.plays > 0
-         LIMIT 10001
+         LIMIT 1001
        ) AS v1
      )
      SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
