@@ -3,7 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { containsPattern, HISTORY_COUNT_CAP, keyedPage, planSearch, userSearchRows, type Query, type SearchPlan } from './search-plan.js';
+import { containsPattern, keyedPage, planSearch, userSearchRows, type Query, type SearchPlan } from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -316,11 +316,10 @@ function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undef
 }
 
 /**
- * Searched or filtered pages count their matches up to a cap (HISTORY_COUNT_CAP): exact below it, "at least"
- * above it (`exact` false), so a search matching a million plays still answers at once. Unfiltered counts are
- * always exact.
+ * Searched or filtered pages count their matches up to a cap: exact below it, "at least" above it (`exact`
+ * false), so a search matching a million plays still answers at once. Unfiltered counts are always exact.
  */
-export { HISTORY_COUNT_CAP };
+export const HISTORY_COUNT_CAP = 10_000;
 
 /** Counts `rows` (a SELECT of the matching plays, one row each) up to the cap. */
 async function countRows(db: Database, rows: string, bind: unknown[]): Promise<{ total: number; exact: boolean }> {

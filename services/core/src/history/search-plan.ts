@@ -25,12 +25,6 @@ export const KEYED_PLAYS = 20_000;
 /** Values read per pattern: a pattern with more is common (a lower bound only, never a keyed plan). */
 export const LOOKUP_TERMS = 1_000;
 /**
- * Searched or filtered pages count their matches up to this cap (history-query.ts). The values containing the
- * whole word are read up to it (a value holds at least one play): their plays tell a count above the cap
- * without counting, where a word has more than LOOKUP_TERMS values but not so many plays.
- */
-export const HISTORY_COUNT_CAP = 10_000;
-/**
  * A walk in the page's order reads about (offset + size) / density plays, each a random table read; the keyed
  * plan reads its candidates in table order. A walk row is taken to cost this many keyed rows.
  */
@@ -82,13 +76,11 @@ export async function planSearch(
   const lookups: Array<{ column: string; like: string }> = [];
   // A word shorter than a trigram is still looked up whole (a scan of the values, far fewer than the plays);
   // shorter pieces of a longer word are left out (their family is not used).
-  const limits: number[] = [];
   const pattern = (text: string, like: string, lookup: { column: string; like: string }) => {
     if (text.length < SHORTEST_PIECE && text !== word) return undefined;
     if (!patterns.includes(like)) {
       patterns.push(like);
       lookups.push(lookup);
-      limits.push(text === word && like === containsPattern(word) ? HISTORY_COUNT_CAP : LOOKUP_TERMS);
     }
     return like;
   };
@@ -108,15 +100,14 @@ export async function planSearch(
   ].filter((family) => family !== undefined);
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
-  // The values matching each pattern (at most LOOKUP_TERMS + 1, or for the whole word HISTORY_COUNT_CAP + 1:
-  // more means common) and their plays per kind;
+  // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common) and their plays per kind;
   // the values themselves where they hold few plays (the keys of the family chosen are read after). One
   // subquery per pattern, its own parameter: the planner sees the pattern and picks the index that serves it.
   const matched = lookups.map(
     ({ column }, index) => `SELECT ${index + 1} AS ord, * FROM (
          SELECT server_id, kind, value, plays FROM history_search_values v
          WHERE v.server_id = ANY($1::uuid[]) AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
-         LIMIT ${limits[index]! + 1}
+         LIMIT ${LOOKUP_TERMS + 1}
        ) AS v${index + 1}`,
   );
   const rows = (await query(
@@ -140,7 +131,7 @@ export async function planSearch(
   }
   for (const [like, entry] of found) {
     const terms = rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0);
-    entry.complete = terms <= limits[patterns.indexOf(like)]!;
+    entry.complete = terms <= LOOKUP_TERMS;
   }
 
   const inWhole = whole ? found.get(whole)! : undefined;
