@@ -226,12 +226,15 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
-  // (search-plan.ts userSearchRows), unless its candidates are fewer plays than the user has (then they are read).
+  // (search-plan.ts userSearchRows) when the user has more plays than that costs, about two index reads per
+  // value of the word (a walk of the user's plays reads the table for each), and more plays than the word's
+  // candidates hold (a rare word's candidates are read and checked).
   const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
   const count = async () => {
     const countBind = [...bind];
+    const userPlays = byUser ? await countFromTotals(db, serverId, scope) : 0;
     const rows =
-      byUser && (!searched.candidates || searched.candidatePlays > (await countFromTotals(db, serverId, scope)))
+      byUser && userPlays > 2 * (searched.familyTerms ?? Infinity) && (!searched.candidates || searched.candidatePlays > userPlays)
         ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
         : undefined;
     return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);

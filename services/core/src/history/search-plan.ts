@@ -46,6 +46,8 @@ export interface SearchPlan {
    * is compared on: a scope reads that family's keys itself (scopeKeys) when the plan walks the history.
    */
   family?: Array<{ column: string; like: string }>;
+  /** The values of that family (at least: a pattern's values are read up to LOOKUP_TERMS + 1). */
+  familyTerms?: number;
 }
 
 /** Runs one statement (a Database, or an export's own connection in its snapshot). */
@@ -129,9 +131,13 @@ export async function planSearch(
     entry.plays += row.plays;
     entry.kinds.set(row.kind, { plays: row.plays, values: row.values });
   }
+  const terms = new Map<string, number>();
   for (const [like, entry] of found) {
-    const terms = rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0);
-    entry.complete = terms <= LOOKUP_TERMS;
+    terms.set(
+      like,
+      rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0),
+    );
+    entry.complete = terms.get(like)! <= LOOKUP_TERMS;
   }
 
   const inWhole = whole ? found.get(whole)! : undefined;
@@ -155,8 +161,9 @@ export async function planSearch(
     if (plays < smallestPlays) [smallest, smallestPlays] = [family, plays];
   }
   const family = smallest.map((like) => lookups[patterns.indexOf(like)]!);
-  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays, family };
-  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays, family };
+  const familyTerms = smallest.reduce((sum, like) => sum + terms.get(like)!, 0);
+  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays, family, familyTerms };
+  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays, family, familyTerms };
   if (!wantKeys(summary)) return summary;
   const kinds: string[] = [];
   const values: string[] = [];
@@ -174,7 +181,7 @@ export async function planSearch(
      GROUP BY kind`,
     [serverIds, kinds, values],
   )) as Array<{ kind: SearchTermKind; keys: string[] }>;
-  return { candidates: byReach(keys), atLeast, exact, candidatePlays: bestPlays, plays, family };
+  return { ...summary, candidates: byReach(keys) };
 }
 
 /**
