@@ -237,15 +237,16 @@ export function userSearchRows(
        FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
        WHERE t.server_id = ANY(${servers}) AND t.plays > 0 GROUP BY t.kind, t.key
      ),
-     sure AS MATERIALIZED (
-       SELECT kind, key FROM keys k WHERE k.plays = (
+     judged AS MATERIALIZED (
+       SELECT kind, key, plays = (
          SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
            AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
-       )
-     )
+       ) IS TRUE AS sure FROM keys k
+     ),
+     sure AS (SELECT kind, key FROM judged WHERE sure)
      SELECT 1 FROM playback_history WHERE ${scope} AND (${covered('sure')})
      UNION ALL
-     SELECT 1 FROM playback_history WHERE ${history.where.join(' AND ')} AND id IN (
+     SELECT 1 FROM playback_history WHERE EXISTS (SELECT 1 FROM judged WHERE NOT sure) AND ${history.where.join(' AND ')} AND id IN (
        SELECT id FROM playback_history WHERE ${scope}
          AND (${covered('keys')} OR EXISTS (SELECT 1 FROM keys WHERE kind NOT IN (${kinds.join(', ')})))
          AND (${covered('sure')}) IS NOT TRUE
