@@ -3,7 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { containsPattern, keyedPage, planSearch, coveredSearchRows, type Query, type SearchPlan } from './search-plan.js';
+import { containsPattern, keyedPage, planSearch, userSearchRows, type Query, type SearchPlan } from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -225,28 +225,20 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
-  // A search within a user or over a whole history, no other filter, counts from a covering index what the
-  // dictionary shows to match (search-plan.ts coveredSearchRows) when the scope has more plays than that costs,
-  // about two index reads per value of the word, and the candidates, read one table page each, are many: more
-  // plays than the user has, or a tenth of a whole history (at most COVERED_COUNT_PLAYS of them).
-  const byIndex =
-    searched && (scope.kind === 'user' || scope.kind === 'all') && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
+  // (search-plan.ts userSearchRows) when the user has more plays than that costs, about two index reads per
+  // value of the word (a walk of the user's plays reads the table for each), and more plays than the word's
+  // candidates hold (a rare word's candidates are read and checked).
+  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
   const count = async () => {
     const countBind = [...bind];
-    const rows = byIndex && (await countedByIndex(searched)) ? coveredRows(countBind) : undefined;
+    const userPlays = byUser ? await countFromTotals(db, serverId, scope) : 0;
+    const rows =
+      byUser && userPlays > 2 * (searched.familyTerms ?? Infinity) && (!searched.candidates || searched.candidatePlays > userPlays)
+        ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
+        : undefined;
     return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);
   };
-  const countedByIndex = async (plan: SearchPlan) => {
-    const plays = scope.kind === 'user' ? await countFromTotals(db, serverId, scope) : plan.plays;
-    const many = scope.kind === 'user' ? plan.candidatePlays > plays : plays <= COVERED_COUNT_PLAYS && plan.candidatePlays * 10 > plays;
-    return many && plays > 2 * (plan.familyTerms ?? Infinity);
-  };
-  const coveredRows = (countBind: unknown[]) =>
-    coveredSearchRows(searched!, request.search.trim(), countBind, servers, {
-      servers: where[0]!,
-      user: scope.kind === 'user' ? '$2' : undefined,
-      where,
-    });
   const [rows, counted] = await Promise.all([
     db.query<HistoryRow>(
       `${page}
@@ -274,9 +266,6 @@ export async function queryHistory(db: Database, serverId: string | string[], re
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
 }
-
-/** A whole history counted through its covering index (history_started_cover) has at most this many plays. */
-const COVERED_COUNT_PLAYS = 1_000_000;
 
 /** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
 const DATED_REACHES = new Set(['user_id', 'item_id', 'series_id']);

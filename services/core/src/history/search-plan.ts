@@ -198,22 +198,20 @@ const COVERED_KINDS: Partial<Record<SearchTermKind, (keys: string) => string>> =
 const TOTAL_SCOPES: Partial<Record<SearchTermKind, string>> = { user: 'user', item: 'item', series: 'item' };
 
 /**
- * The rows a search within one user, or over a whole history, counts (history-query.ts wraps them with the
- * cap), from a covering index (history_user_cover for a user, history_started_cover for a whole history: both
- * carry the user, item and series ids) as far as the dictionary allows (no filter but the user). The plan's
- * family names the candidate keys; a key is sure when its values that contain the word hold all of its plays
- * (play_totals; a play with an empty value is in no value, and play_totals' item scope also counts an item's
- * episodes, so the test only errs on the safe side): its plays match and are counted from the index alone. The
- * other candidates' plays are read and checked (`where`: the scope, the search's check), a pass skipped when
- * every key is sure. A candidate of a kind the index does not carry (client, device, address) makes every play
- * of the scope a candidate. `bind` is extended; `history` names the server(s) condition and the user's parameter.
+ * The rows a search within one user counts (history-query.ts wraps them with the cap), from the user's covering
+ * index as far as the dictionary allows (no filter but the user). The plan's family names the candidate keys;
+ * a key is sure when its values that contain the word hold all of its plays (play_totals; a play with an empty
+ * value is in no value, and play_totals' item scope also counts an item's episodes, so the test only errs on
+ * the safe side): its plays match and are counted from the index alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
+ * of a kind the index does not carry (client, device, address) makes every play of the user a candidate.
+ * `bind` is extended; `servers` and `user` are its parameters of the server(s) and the user.
  */
-export function coveredSearchRows(
+export function userSearchRows(
   plan: SearchPlan,
   word: string,
   bind: unknown[],
   serverIds: string[],
-  history: { servers: string; user?: string; where: string[] },
+  history: { servers: string; user: string; where: string[] },
 ): string | undefined {
   if (!plan.family || plan.family.length === 0) return undefined;
   const param = (value: unknown) => {
@@ -232,7 +230,7 @@ export function coveredSearchRows(
     Object.values(COVERED_KINDS)
       .map((condition) => condition(keys))
       .join(' OR ');
-  const scope = history.user ? `${history.servers} AND user_id = ${history.user}` : history.servers;
+  const scope = `${history.servers} AND user_id = ${history.user}`;
   return `WITH matched AS (${matched.join(' UNION ')}),
      keys AS MATERIALIZED (
        SELECT t.kind, t.key, sum(t.plays) FILTER (WHERE lower(t.value) LIKE ${whole}) AS plays
