@@ -3,7 +3,16 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { containsPattern, keyedPage, planSearch, userSearchRows, type Query, type SearchPlan } from './search-plan.js';
+import {
+  containsPattern,
+  familyValues,
+  keyedPage,
+  planSearch,
+  USER_INDEX_VALUES,
+  userSearchRows,
+  type Query,
+  type SearchPlan,
+} from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -226,15 +235,24 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
-  // (search-plan.ts userSearchRows) when the user has more plays than that costs, about two index reads per
-  // value of the word (a walk of the user's plays reads the table for each), and more plays than the word's
-  // candidates hold (a rare word's candidates are read and checked).
+  // (search-plan.ts userSearchRows) when a walk of the user's plays would read them all (the word is not dense
+  // enough to reach the cap first) and the user has more plays than the dictionary's part costs (about two index
+  // reads per value of the word, at most USER_INDEX_VALUES values), and more plays than the word's candidates
+  // hold (a rare word's candidates are read and checked).
   const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const byUserIndex = async (plan: SearchPlan) => {
+    const userPlays = await countFromTotals(db, serverId, scope);
+    if (plan.candidates && plan.candidatePlays <= userPlays) return false;
+    if (plan.plays > 0 && (userPlays * plan.atLeast) / plan.plays > HISTORY_COUNT_CAP) return false;
+    const values = plan.familyComplete
+      ? (plan.familyTerms ?? Infinity)
+      : await familyValues((sql, values) => db.query(sql, values), servers, plan, USER_INDEX_VALUES);
+    return values <= USER_INDEX_VALUES && userPlays > 2 * values;
+  };
   const count = async () => {
     const countBind = [...bind];
-    const userPlays = byUser ? await countFromTotals(db, serverId, scope) : 0;
     const rows =
-      byUser && userPlays > 2 * (searched.familyTerms ?? Infinity) && (!searched.candidates || searched.candidatePlays > userPlays)
+      byUser && (await byUserIndex(searched))
         ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
         : undefined;
     return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);

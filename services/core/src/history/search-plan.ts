@@ -46,8 +46,9 @@ export interface SearchPlan {
    * is compared on: a scope reads that family's keys itself (scopeKeys) when the plan walks the history.
    */
   family?: Array<{ column: string; like: string }>;
-  /** The values of that family (at least: a pattern's values are read up to LOOKUP_TERMS + 1). */
+  /** The values of that family, and whether that is all of them (a pattern's values are read up to LOOKUP_TERMS + 1). */
   familyTerms?: number;
+  familyComplete?: boolean;
 }
 
 /** Runs one statement (a Database, or an export's own connection in its snapshot). */
@@ -162,8 +163,10 @@ export async function planSearch(
   }
   const family = smallest.map((like) => lookups[patterns.indexOf(like)]!);
   const familyTerms = smallest.reduce((sum, like) => sum + terms.get(like)!, 0);
-  if (!best || bestPlays > KEYED_PLAYS) return { atLeast, exact, candidatePlays: Infinity, plays, family, familyTerms };
-  const summary: SearchPlan = { atLeast, exact, candidatePlays: bestPlays, plays, family, familyTerms };
+  const familyComplete = smallest.every((like) => found.get(like)!.complete);
+  const figures = { atLeast, exact, plays, family, familyTerms, familyComplete };
+  if (!best || bestPlays > KEYED_PLAYS) return { ...figures, candidatePlays: Infinity };
+  const summary: SearchPlan = { ...figures, candidatePlays: bestPlays };
   if (!wantKeys(summary)) return summary;
   const kinds: string[] = [];
   const values: string[] = [];
@@ -182,6 +185,31 @@ export async function planSearch(
     [serverIds, kinds, values],
   )) as Array<{ kind: SearchTermKind; keys: string[] }>;
   return { ...summary, candidates: byReach(keys) };
+}
+
+/** A search within a user is counted from the user's index (userSearchRows) for a word of at most this many values. */
+export const USER_INDEX_VALUES = 20_000;
+
+/** The values of the plan's family, read up to `limit` + 1 (more: too many). */
+export async function familyValues(query: Query, serverIds: string[], plan: SearchPlan, limit: number): Promise<number> {
+  if (!plan.family || plan.family.length === 0) return 0;
+  const bind: unknown[] = [serverIds];
+  const matched = familyMatched(plan.family, '$1::uuid[]', bind);
+  const [row] = (await query(`SELECT count(*)::int AS values FROM (${matched} LIMIT ${limit + 1}) AS matched`, bind)) as Array<{
+    values: number;
+  }>;
+  return row?.values ?? 0;
+}
+
+/** The (kind, value) rows of the family's patterns, on servers `servers`; each pattern bound in `bind`. */
+function familyMatched(family: NonNullable<SearchPlan['family']>, servers: string, bind: unknown[]): string {
+  return family
+    .map(({ column, like }) => {
+      bind.push(like);
+      return `SELECT v.kind, v.value FROM history_search_values v
+         WHERE v.server_id = ANY(${servers}) AND ${column} LIKE lower($${bind.length}) AND v.plays > 0`;
+    })
+    .join(' UNION ');
 }
 
 /**
@@ -220,10 +248,7 @@ export function userSearchRows(
   };
   const servers = `${param(serverIds)}::uuid[]`;
   const whole = `lower(${param(containsPattern(word))})`;
-  const matched = plan.family.map(
-    ({ column, like }) => `SELECT v.kind, v.value FROM history_search_values v
-         WHERE v.server_id = ANY(${servers}) AND ${column} LIKE lower(${param(like)}) AND v.plays > 0`,
-  );
+  const matched = familyMatched(plan.family, servers, bind);
   const kinds = Object.keys(COVERED_KINDS).map((kind) => `'${kind}'`);
   const totals = Object.entries(TOTAL_SCOPES).map(([kind, scope]) => `WHEN '${kind}' THEN '${scope}'`);
   const covered = (keys: string) =>
@@ -231,7 +256,7 @@ export function userSearchRows(
       .map((condition) => condition(keys))
       .join(' OR ');
   const scope = `${history.servers} AND user_id = ${history.user}`;
-  return `WITH matched AS (${matched.join(' UNION ')}),
+  return `WITH matched AS (${matched}),
      keys AS MATERIALIZED (
        SELECT t.kind, t.key, sum(t.plays) FILTER (WHERE lower(t.value) LIKE ${whole}) AS plays
        FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
