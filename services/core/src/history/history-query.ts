@@ -3,7 +3,16 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { containsPattern, keyedPage, planSearch, type Query, type SearchPlan } from './search-plan.js';
+import {
+  containsPattern,
+  familyValues,
+  keyedPage,
+  planSearch,
+  USER_INDEX_VALUES,
+  userSearchRows,
+  type Query,
+  type SearchPlan,
+} from './search-plan.js';
 
 /**
  * Paged playback history (SPEC.md §3 Paged result, §7 getHistory and friends). Sort columns and filter fields
@@ -210,6 +219,7 @@ export async function queryHistory(db: Database, serverId: string | string[], re
   // The candidates' keys are read when the page or the count reads them.
   const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
   const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys);
+  const servers = Array.isArray(serverId) ? serverId : [serverId];
   const known = searched && whole ? knownCount(searched) : undefined;
   // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
   const walk = searched && { ...searched, candidates: undefined };
@@ -224,6 +234,29 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
+  // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
+  // (search-plan.ts userSearchRows) when a walk of the user's plays would read them all (the word is not dense
+  // enough to reach the cap first) and the user has more plays than the dictionary's part costs (about two index
+  // reads per value of the word, at most USER_INDEX_VALUES values), and more plays than the word's candidates
+  // hold (a rare word's candidates are read and checked).
+  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const byUserIndex = async (plan: SearchPlan) => {
+    const userPlays = await countFromTotals(db, serverId, scope);
+    if (plan.candidates && plan.candidatePlays <= userPlays) return false;
+    if (plan.plays > 0 && (userPlays * plan.atLeast) / plan.plays > HISTORY_COUNT_CAP) return false;
+    const values = plan.familyComplete
+      ? (plan.familyTerms ?? Infinity)
+      : await familyValues((sql, values) => db.query(sql, values), servers, plan, USER_INDEX_VALUES);
+    return values <= USER_INDEX_VALUES && userPlays > 2 * values;
+  };
+  const count = async () => {
+    const countBind = [...bind];
+    const rows =
+      byUser && (await byUserIndex(searched))
+        ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
+        : undefined;
+    return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);
+  };
   const [rows, counted] = await Promise.all([
     db.query<HistoryRow>(
       `${page}
@@ -239,8 +272,8 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       ? Promise.resolve(known)
       : filtered
         ? countCache
-          ? countCache({ where, bind }, () => countRows(db, where, bind))
-          : countRows(db, where, bind)
+          ? countCache({ where, bind }, count)
+          : count()
         : countFromTotals(db, serverId, scope).then((total) => ({ total, exact: true })),
   ]);
   const { total, exact } = counted;
@@ -309,9 +342,10 @@ function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undef
  */
 export const HISTORY_COUNT_CAP = 10_000;
 
-async function countRows(db: Database, where: string[], bind: unknown[]): Promise<{ total: number; exact: boolean }> {
+/** Counts `rows` (a SELECT of the matching plays, one row each) up to the cap. */
+async function countRows(db: Database, rows: string, bind: unknown[]): Promise<{ total: number; exact: boolean }> {
   const [row] = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM (SELECT 1 FROM playback_history WHERE ${where.join(' AND ')} LIMIT ${HISTORY_COUNT_CAP + 1}) AS hits`,
+    `SELECT count(*)::int AS count FROM (${rows} LIMIT ${HISTORY_COUNT_CAP + 1}) AS hits`,
     bind,
   );
   const count = row?.count ?? 0;

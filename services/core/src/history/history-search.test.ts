@@ -236,6 +236,27 @@ describe('history search after renames and deletions', () => {
       startedAt: new Date(base + i * 3_600_000),
       playedSeconds: i % 400,
     }));
+    // A renamed film (the word in one of its names), a film whose name is empty in one play, an episode whose
+    // series name is missing in one play: their ids' plays do not all hold the word.
+    const odd = (i: number, itemId: string, itemName: string, seriesId?: string, seriesName?: string): PlayToRecord => ({
+      ...plays[i % 3]!,
+      playKey: `odd${i}`,
+      itemId,
+      itemName,
+      seriesId,
+      seriesName,
+      startedAt: new Date(base + (400 + i) * 3_600_000),
+    });
+    plays.push(
+      odd(0, 'renamed', 'Film Storm Front'),
+      odd(1, 'renamed', 'Front'),
+      odd(2, 'renamed', 'Film Storm Front'),
+      odd(3, 'unnamed', 'Film Storm Surge'),
+      odd(4, 'unnamed', ''),
+      odd(5, 'episode-1', 'Pilot', 'show', 'Storm Chasers'),
+      odd(6, 'episode-2', 'Second', 'show'),
+      odd(7, 'episode-3', 'Third', 'show', 'Storm Chasers'),
+    );
     expect(await recordPlays(db, plays)).toBe(plays.length);
     await deletePlays(db, serverId, `h.play_key = ANY($2::text[])`, [Array.from({ length: 60 }, (_, i) => `r${i * 5}`)]);
   }, 60_000);
@@ -278,6 +299,45 @@ describe('history search after renames and deletions', () => {
     }
     expect(ids).toEqual(rows.map((row) => row.id));
     expect([first.total, first.total_exact]).toEqual([rows.length, true]);
+  });
+
+  // A rare word's candidates are read; a word with more candidate plays than the user has (`film`, the client
+  // and device names) is counted from the user's index.
+  it.each([
+    'storm',
+    'alice',
+    'alicia storm',
+    'ghost',
+    'iron ghost',
+    'roku',
+    'front',
+    'storm front',
+    'chasers pilot',
+    '10.1.0.4',
+    '😀',
+    'film',
+    'film 1',
+    'film storm',
+    'jellyfin web',
+    'device',
+  ])('counts and pages %j within each user as a plain scan does', async (word) => {
+    for (const userId of ['u0', 'u1', 'u2']) {
+      const rows = await db.query<{ id: number }>(
+        `SELECT id FROM playback_history WHERE server_id = $1 AND user_id = $3 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '')
+               || ' ' || item_name || ' ' || coalesce(client, '') || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2
+             ORDER BY started_at DESC, id DESC`,
+        [serverId, `%${word}%`, userId],
+      );
+      const ids: number[] = [];
+      const first = await queryHistory(db, serverId, { ...request(word, 1), scope: { kind: 'user', id: userId } });
+      for (let page = 1; page <= first.pages; page += 1) {
+        const answer =
+          page === 1 ? first : await queryHistory(db, serverId, { ...request(word, page), scope: { kind: 'user', id: userId } });
+        for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+      }
+      expect(ids, userId).toEqual(rows.map((row) => row.id));
+      expect([first.total, first.total_exact], userId).toEqual([rows.length, true]);
+    }
   });
 
   const request = (search: string, page: number): HistoryRequest => ({
