@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { PLAY_END } from '../history/review-rollup-sql.js';
+import { PLAY_END, YEAR_TOP_KEY, YEAR_TOP_KIND } from '../history/review-rollup-sql.js';
 import { topOfRange, type WindowCount } from './card-windows.js';
 import { dayChartRollup } from './day-chart-sql.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
@@ -265,6 +265,94 @@ export async function serverTopsFromCards(db: Database, serverId: string, year: 
     [serverId, JSON.stringify(ranked)],
   );
   return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
+}
+
+type Count = { plays: number; seconds: number };
+
+/** The review's order of a top: watched time, then plays, then key. */
+const byTime = (a: { key: string } & Count, b: { key: string } & Count) =>
+  b.seconds - a.seconds || b.plays - a.plays || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/**
+ * The top items (plays without a series: movies, tracks) and series of the year, for the server or a user, from
+ * play_year_tops (0031: UTC year × item or series), equal to topsOfYear. The year in the zone is the UTC year plus
+ * or minus the plays at its edges (at most 14 hours at each end, from the history). Each list is read in
+ * watched-time order (the server's by play_year_tops_ranked; a user's rows of the year are few) to a depth, then
+ * deeper, until the fifth best exact count is above the last row read: a key not read yet watched at most that
+ * much in the UTC year, and every key the edges add to is counted whatever its rank, so the rest only lose.
+ */
+export async function topsFromYearRollup(
+  db: Database,
+  serverId: string,
+  year: number,
+  timeZone: string,
+  userId: string | null,
+  firstDepth = 4 * YEAR_TOP_LIMIT,
+) {
+  const edges = await db.query<{ kind: string; key: string; plays: number; seconds: string; added: boolean }>(
+    `SELECT ${YEAR_TOP_KIND()} AS kind, ${YEAR_TOP_KEY()} AS key, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds,
+       bool_or(w > 0) AS added
+     FROM (${YEAR_EDGE_PLAYS}) AS edges GROUP BY 1, 2`,
+    [serverId, year, timeZone, userId],
+  );
+  const [items, series] = await Promise.all(
+    (['item', 'series'] as const).map((kind) =>
+      yearTopOf(
+        db,
+        serverId,
+        year,
+        userId ?? '',
+        kind,
+        new Map(edges.filter((edge) => edge.kind === kind).map((edge) => [edge.key, { ...edge, seconds: Number(edge.seconds) }])),
+        firstDepth,
+      ),
+    ),
+  );
+  const ranked = [...items!.map((row) => ({ kind: 'item', ...row })), ...series!.map((row) => ({ kind: 'series', ...row }))];
+  const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
+    `WITH ranked AS (SELECT * FROM json_to_recordset($2::json) AS r(kind text, id text, plays int, seconds bigint))
+     ${NAMED_RANKS}`,
+    [serverId, JSON.stringify(ranked)],
+  );
+  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
+}
+
+/** One top of topsFromYearRollup: `edges` are the plays and seconds the zone adds (or takes) per key. */
+async function yearTopOf(
+  db: Database,
+  serverId: string,
+  year: number,
+  user: string,
+  kind: 'item' | 'series',
+  edges: Map<string, Count & { added: boolean }>,
+  firstDepth: number,
+): Promise<Array<{ id: string } & Count>> {
+  const added = [...edges.entries()].filter(([, edge]) => edge.added).map(([key]) => key);
+  for (let depth = firstDepth; ; depth *= 4) {
+    // The head of the list and, wherever they rank, the keys the edges add to (their UTC year may hold no play).
+    const rows = await db.query<{ key: string; plays: number; seconds: string; head: boolean }>(
+      `(SELECT key, plays, played_seconds AS seconds, true AS head FROM play_year_tops
+        WHERE server_id = $1 AND user_id = $2 AND year = $3 AND kind = $4 ORDER BY played_seconds DESC, plays DESC, key LIMIT ${depth})
+       UNION ALL
+       SELECT key, plays, played_seconds, false FROM play_year_tops
+       WHERE server_id = $1 AND user_id = $2 AND year = $3 AND kind = $4 AND key = ANY($5::text[])`,
+      [serverId, user, year, kind, added],
+    );
+    const head = rows.filter((row) => row.head);
+    const counted = new Map<string, { key: string } & Count>();
+    for (const row of rows) counted.set(row.key, { key: row.key, plays: row.plays, seconds: Number(row.seconds) });
+    for (const key of added) if (!counted.has(key)) counted.set(key, { key, plays: 0, seconds: 0 });
+    for (const row of counted.values()) {
+      const edge = edges.get(row.key);
+      if (edge) Object.assign(row, { plays: row.plays + edge.plays, seconds: row.seconds + edge.seconds });
+    }
+    const sorted = [...counted.values()].filter((row) => row.plays > 0).sort(byTime);
+    const fifth = sorted[YEAR_TOP_LIMIT - 1];
+    const bound = head.length < depth ? -1 : Number(head[head.length - 1]!.seconds);
+    if (bound < 0 || (fifth && fifth.seconds > bound)) {
+      return sorted.slice(0, YEAR_TOP_LIMIT).map(({ key, plays, seconds }) => ({ id: key, plays, seconds }));
+    }
+  }
 }
 
 /**
