@@ -99,12 +99,12 @@ async function main() {
         : { charts: () => serverYear(db, serverId, year, timeZone) }),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
-      // tops: what the review reads (play_year_tops, 0031); before 0031 a user's came from their plays of the year
-      // (playTops) and the server's from the cards' month lists (cardTops): measured beside it.
-      tops: () => topsFromYearRollup(db, serverId, year, timeZone, userId),
+      // The server's tops from play_year_tops (0031), and as they were read before it from the cards' month lists
+      // (cardTops); a user's from their plays of the year.
       ...(userId
-        ? { playTops: () => topsOfYear(db, serverId, year, timeZone, userId) }
+        ? { tops: () => topsOfYear(db, serverId, year, timeZone, userId) }
         : {
+            tops: () => topsFromYearRollup(db, serverId, year, timeZone),
             cardTops: () => serverTopsFromCards(db, serverId, year, timeZone),
             genres: () => genresOfYear(db, serverId, year, timeZone, null),
           }),

@@ -7,8 +7,8 @@
  *    (as GENRE_TAGGED_PLAYS in stats/scope-queries.ts).
  *  - play_binge_runs: every run of two or more of one user's plays (ordered by start, then id) where each play
  *    starts at most BINGE_GAP_MINUTES after the previous one ended (its start plus its watched seconds).
- *  - play_year_tops (0031): plays and watched seconds per UTC year × item (a play without a series: movies,
- *    tracks) or series (an episode counts for its series), per user and for the whole server (user_id '').
+ *  - play_year_tops (0031): the server's plays and watched seconds per UTC year × item (a play without a series:
+ *    movies, tracks) or series (an episode counts for its series).
  */
 
 /** Start of the UTC month of the history's started_at (as utcMonth in rollup-sql.ts, which imports this module). */
@@ -63,34 +63,29 @@ export const YEAR_TOP_KIND = (alias = '') => `CASE WHEN ${alias}series_id IS NUL
 export const YEAR_TOP_KEY = (alias = '') => `COALESCE(${alias}series_id, ${alias}item_id)`;
 
 /**
- * Rows (server_id, user_id, year, kind, key, plays, played_seconds) for play_year_tops from history rows `source`
- * carrying a `weight` column (1 adds, -1 subtracts): one row per user and one for the server (user_id '').
+ * Rows (server_id, year, kind, key, plays, played_seconds) for play_year_tops from history rows `source` carrying
+ * a `weight` column (1 adds, -1 subtracts).
  */
 export function yearTopsDelta(source: string): string {
-  return `WITH per_play AS (
-      SELECT server_id, user_id, extract(year FROM started_at AT TIME ZONE 'UTC')::int AS year, ${YEAR_TOP_KIND()} AS kind,
-        ${YEAR_TOP_KEY()} AS key, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
-      FROM ${source} AS s GROUP BY 1, 2, 3, 4, 5
-    )
-    SELECT server_id, u AS user_id, year, kind, key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
-    FROM per_play CROSS JOIN LATERAL (VALUES (per_play.user_id), ('')) AS scopes(u)
-    GROUP BY 1, 2, 3, 4, 5 HAVING sum(plays) <> 0 OR sum(played_seconds) <> 0`;
+  return `SELECT server_id, extract(year FROM started_at AT TIME ZONE 'UTC')::int AS year, ${YEAR_TOP_KIND()} AS kind,
+      ${YEAR_TOP_KEY()} AS key, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
+    FROM ${source} AS s GROUP BY 1, 2, 3, 4 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0`;
 }
 
-const YEAR_TOP_COLUMNS = 'server_id, user_id, year, kind, key';
+const YEAR_TOP_COLUMNS = 'server_id, year, kind, key';
 
 /** Adds the delta rows of yearTopsDelta to play_year_tops (only for servers that still exist). */
 const addYearTops = (delta: string) => `
     INSERT INTO play_year_tops AS r (${YEAR_TOP_COLUMNS}, plays, played_seconds)
     SELECT ${YEAR_TOP_COLUMNS}, plays, played_seconds FROM (${delta}) AS d
-    WHERE EXISTS (SELECT 1 FROM media_servers m WHERE m.id = d.server_id) ORDER BY 1, 2, 3, 4, 5
+    WHERE EXISTS (SELECT 1 FROM media_servers m WHERE m.id = d.server_id) ORDER BY 1, 2, 3, 4
     ON CONFLICT (${YEAR_TOP_COLUMNS}) DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds;`;
 
 /** Subtracts history rows `source` from play_year_tops (rows left at zero stay, as the other levels' do). */
 const subtractYearTops = (source: string) => `
     UPDATE play_year_tops r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
     FROM (${yearTopsDelta(source)}) AS d
-    WHERE (r.server_id, r.user_id, r.year, r.kind, r.key) = (d.server_id, d.user_id, d.year, d.kind, d.key);`;
+    WHERE (r.server_id, r.year, r.kind, r.key) = (d.server_id, d.year, d.kind, d.key);`;
 
 const GENRE_KEY = 'server_id, user_id, month, genre';
 

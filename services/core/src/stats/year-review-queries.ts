@@ -274,26 +274,19 @@ const byTime = (a: { key: string } & Count, b: { key: string } & Count) =>
   b.seconds - a.seconds || b.plays - a.plays || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
- * The top items (plays without a series: movies, tracks) and series of the year, for the server or a user, from
- * play_year_tops (0031: UTC year × item or series), equal to topsOfYear. The year in the zone is the UTC year plus
- * or minus the plays at its edges (at most 14 hours at each end, from the history). Each list is read in
- * watched-time order (the server's by play_year_tops_ranked; a user's rows of the year are few) to a depth, then
- * deeper, until the fifth best exact count is above the last row read: a key not read yet watched at most that
- * much in the UTC year, and every key the edges add to is counted whatever its rank, so the rest only lose.
+ * The server's top items (plays without a series: movies, tracks) and series of the year from play_year_tops
+ * (0031: UTC year × item or series), equal to topsOfYear. The year in the zone is the UTC year plus or minus the
+ * plays at its edges (at most 14 hours at each end, from the history). Each list is read in watched-time order
+ * (play_year_tops_ranked) to a depth, then deeper, until the fifth best exact count is above the last row read:
+ * a key not read yet watched at most that much in the UTC year, and every key the edges add to is counted
+ * whatever its rank, so the rest only lose.
  */
-export async function topsFromYearRollup(
-  db: Database,
-  serverId: string,
-  year: number,
-  timeZone: string,
-  userId: string | null,
-  firstDepth = 4 * YEAR_TOP_LIMIT,
-) {
+export async function topsFromYearRollup(db: Database, serverId: string, year: number, timeZone: string, firstDepth = 4 * YEAR_TOP_LIMIT) {
   const edges = await db.query<{ kind: string; key: string; plays: number; seconds: string; added: boolean }>(
     `SELECT ${YEAR_TOP_KIND()} AS kind, ${YEAR_TOP_KEY()} AS key, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds,
        bool_or(w > 0) AS added
      FROM (${YEAR_EDGE_PLAYS}) AS edges GROUP BY 1, 2`,
-    [serverId, year, timeZone, userId],
+    [serverId, year, timeZone, null],
   );
   const [items, series] = await Promise.all(
     (['item', 'series'] as const).map((kind) =>
@@ -301,7 +294,6 @@ export async function topsFromYearRollup(
         db,
         serverId,
         year,
-        userId ?? '',
         kind,
         new Map(edges.filter((edge) => edge.kind === kind).map((edge) => [edge.key, { ...edge, seconds: Number(edge.seconds) }])),
         firstDepth,
@@ -322,7 +314,6 @@ async function yearTopOf(
   db: Database,
   serverId: string,
   year: number,
-  user: string,
   kind: 'item' | 'series',
   edges: Map<string, Count & { added: boolean }>,
   firstDepth: number,
@@ -332,11 +323,11 @@ async function yearTopOf(
     // The head of the list and, wherever they rank, the keys the edges add to (their UTC year may hold no play).
     const rows = await db.query<{ key: string; plays: number; seconds: string; head: boolean }>(
       `(SELECT key, plays, played_seconds AS seconds, true AS head FROM play_year_tops
-        WHERE server_id = $1 AND user_id = $2 AND year = $3 AND kind = $4 ORDER BY played_seconds DESC, plays DESC, key LIMIT ${depth})
+        WHERE server_id = $1 AND year = $2 AND kind = $3 ORDER BY played_seconds DESC, plays DESC, key LIMIT ${depth})
        UNION ALL
        SELECT key, plays, played_seconds, false FROM play_year_tops
-       WHERE server_id = $1 AND user_id = $2 AND year = $3 AND kind = $4 AND key = ANY($5::text[])`,
-      [serverId, user, year, kind, added],
+       WHERE server_id = $1 AND year = $2 AND kind = $3 AND key = ANY($4::text[])`,
+      [serverId, year, kind, added],
     );
     const head = rows.filter((row) => row.head);
     const counted = new Map<string, { key: string } & Count>();

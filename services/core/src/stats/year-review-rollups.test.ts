@@ -187,14 +187,13 @@ describe('year in review from its rollups', () => {
             binge && { userId: binge.userId, start: binge.start, end: binge.end, plays: binge.plays, seconds: binge.seconds },
             `binge ${year} ${tz} ${userId}`,
           ).toEqual(expectedBinge);
-          // The tops from the year's rows (play_year_tops) equal one pass over the year's plays, read from the
-          // first row on (the stopping rule decides at each depth: 1, 4, 16) and at the review's depth.
-          const tops = await topsOfYear(db, serverId, year, tz, userId);
-          for (const firstDepth of [1, 20])
-            expect(
-              await topsFromYearRollup(db, serverId, year, tz, userId, firstDepth),
-              `year tops ${year} ${tz} ${userId} ${firstDepth}`,
-            ).toEqual(tops);
+          // The server's tops from the year's rows (play_year_tops) equal one pass over the year's plays, read
+          // from the first row on (the stopping rule decides at each depth: 1, 4, 16) and at the review's depth.
+          if (userId === null) {
+            const tops = await topsOfYear(db, serverId, year, tz, null);
+            for (const firstDepth of [1, 20])
+              expect(await topsFromYearRollup(db, serverId, year, tz, firstDepth), `year tops ${year} ${tz} ${firstDepth}`).toEqual(tops);
+          }
           if (expected.length && expectedBinge) compared++;
         }
     // The server's totals a user's review compares with: the cards' months plus or minus the edges.

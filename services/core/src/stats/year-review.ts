@@ -11,6 +11,7 @@ import {
   serverTotalsOfYear,
   serverYear,
   topsFromYearRollup,
+  topsOfYear,
   userYearFromHistory,
   type Ranked,
 } from './year-review-queries.js';
@@ -19,10 +20,10 @@ const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, P
 
 /**
  * The year in review of a user or of the whole server. The server's totals, busiest day and hour come from
- * the charts' levels (library hours and quarter hours); the top items and series from the year's ranked rows
- * (play_year_tops, 0031), the genres from the genre × month rollup and the longest binge from the table of binge
- * runs (0028), for the server and for a user; a user's totals, busiest day and hour read that user's plays of
- * the year through the history's covering index. Answers are cached with the other statistics until the history
+ * the charts' levels (library hours and quarter hours), its top items and series from the year's ranked rows
+ * (play_year_tops, 0031); the genres from the genre × month rollup and the longest binge from the table of binge
+ * runs (0028), for the server and for a user; a user's totals, busiest day and hour and top items and series
+ * read that user's plays of the year through the history's covering index. Answers are cached with the other statistics until the history
  * changes.
  */
 export class YearReviewService {
@@ -47,10 +48,13 @@ export class YearReviewService {
     return { png: yearReviewPng(review, row?.name ?? 'Media server'), fileName: `reelstat-${review.Year}-${who}.png` };
   }
 
-  /** The tops: items and series from the year's ranked rows (play_year_tops), genres from their rollup. */
+  /**
+   * The tops: items and series from the year's ranked rows (play_year_tops) for the server, from the year's plays
+   * for a user; genres from their rollup.
+   */
   private async tops(serverId: string, year: number, timeZone: string, userId: string | null) {
     const [top, genres] = await Promise.all([
-      topsFromYearRollup(this.db, serverId, year, timeZone, userId),
+      userId ? topsOfYear(this.db, serverId, year, timeZone, userId) : topsFromYearRollup(this.db, serverId, year, timeZone),
       genresOfYear(this.db, serverId, year, timeZone, userId),
     ]);
     return { ...top, genres };
