@@ -203,24 +203,19 @@ export interface Ranked extends Figures {
 
 /**
  * The top movies and tracks (what is not an episode) and the top series, by watched time then plays, from one
- * pass over the year's plays (a user's, or the server's when the cards' walk would be long). That pass reads only
+ * pass over the year's plays (a user's; the server's reads play_year_tops), counted per item or series at once
+ * (per item, then per series, took 78 ms instead of 48 for the busiest user at 5 M). That pass reads only
  * columns the covering indexes carry (history_started_cover, or history_user_cover for a user), so it never
  * visits the table's rows; names come from the items table (or, for an item a sync removed, from one of its plays).
  */
 export async function topsOfYear(db: Database, serverId: string, year: number, timeZone: string, userId: string | null) {
   const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
-    `WITH per_item AS MATERIALIZED (
-       SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY item_id, series_id
-     ), top_items AS (
-       SELECT item_id AS id, plays, seconds FROM per_item WHERE series_id IS NULL
-       ORDER BY seconds DESC, plays DESC, item_id LIMIT ${YEAR_TOP_LIMIT}
-     ), top_series AS (
-       SELECT series_id AS id, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM per_item WHERE series_id IS NOT NULL
-       GROUP BY series_id ORDER BY seconds DESC, plays DESC, series_id LIMIT ${YEAR_TOP_LIMIT}
+    `WITH per_key AS MATERIALIZED (
+       SELECT ${YEAR_TOP_KIND()} AS kind, ${YEAR_TOP_KEY()} AS id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY 1, 2
      ), ranked AS (
-       SELECT 'item' AS kind, id, plays, seconds FROM top_items
-       UNION ALL SELECT 'series', id, plays, seconds FROM top_series
+       (SELECT * FROM per_key WHERE kind = 'item' ORDER BY seconds DESC, plays DESC, id LIMIT ${YEAR_TOP_LIMIT})
+       UNION ALL (SELECT * FROM per_key WHERE kind = 'series' ORDER BY seconds DESC, plays DESC, id LIMIT ${YEAR_TOP_LIMIT})
      )
      ${NAMED_RANKS}`,
     [serverId, year, timeZone, userId],
