@@ -1,6 +1,6 @@
 WITH per_key AS MATERIALIZED (
        SELECT CASE WHEN series_id IS NULL THEN 'item' ELSE 'series' END AS kind, COALESCE(series_id, item_id) AS id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM playback_history WHERE server_id = $1 AND started_at >= make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text) AND started_at < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text) AND ($4::text IS NULL OR user_id = $4) GROUP BY 1, 2
+       FROM playback_history WHERE server_id = $1 AND started_at >= make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text) AND started_at < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text) AND ($4::text IS NULL OR user_id = $4) GROUP BY series_id IS NULL, COALESCE(series_id, item_id)
      ), ranked AS (
        (SELECT * FROM per_key WHERE kind = 'item' ORDER BY seconds DESC, plays DESC, id LIMIT 5)
        UNION ALL (SELECT * FROM per_key WHERE kind = 'series' ORDER BY seconds DESC, plays DESC, id LIMIT 5)

@@ -204,7 +204,8 @@ export interface Ranked extends Figures {
 /**
  * The top movies and tracks (what is not an episode) and the top series, by watched time then plays, from one
  * pass over the year's plays (a user's; the server's reads play_year_tops), counted per item or series at once
- * (per item, then per series, took 78 ms instead of 48 for the busiest user at 5 M). That pass reads only
+ * (per item, then per series, took 78 ms instead of 48 for the busiest user at 5 M; grouped by the kind's text
+ * instead of series_id IS NULL, the planner sorted the plays on disk: 127 ms). That pass reads only
  * columns the covering indexes carry (history_started_cover, or history_user_cover for a user), so it never
  * visits the table's rows; names come from the items table (or, for an item a sync removed, from one of its plays).
  */
@@ -212,7 +213,7 @@ export async function topsOfYear(db: Database, serverId: string, year: number, t
   const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
     `WITH per_key AS MATERIALIZED (
        SELECT ${YEAR_TOP_KIND()} AS kind, ${YEAR_TOP_KEY()} AS id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
-       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY 1, 2
+       FROM playback_history WHERE ${PLAYS_OF_YEAR} GROUP BY series_id IS NULL, ${YEAR_TOP_KEY()}
      ), ranked AS (
        (SELECT * FROM per_key WHERE kind = 'item' ORDER BY seconds DESC, plays DESC, id LIMIT ${YEAR_TOP_LIMIT})
        UNION ALL (SELECT * FROM per_key WHERE kind = 'series' ORDER BY seconds DESC, plays DESC, id LIMIT ${YEAR_TOP_LIMIT})
