@@ -237,7 +237,8 @@ function namedOf(
 /**
  * The server's top items and series of the year from the cards' rollups (topOfRange, ranked by watched time
  * then plays): the items are the movies and tracks, the series are counted from their episodes, as the home
- * page's cards count them. Undefined when a walk would be long (the caller reads the history instead).
+ * page's cards count them. Undefined when a walk would be long. The review reads play_year_tops instead (0031);
+ * bench:year-review times this walk beside it (cardTops) and the tests keep it equal to the history.
  */
 export async function serverTopsFromCards(db: Database, serverId: string, year: number, timeZone: string) {
   const { start, end } = await yearBounds(db, year, timeZone);
