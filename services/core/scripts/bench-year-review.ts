@@ -23,6 +23,7 @@ import {
   serverTopsFromCards,
   serverTotalsOfYear,
   serverYear,
+  topsFromYearRollup,
   topsOfYear,
   userYearFromHistory,
 } from '../src/stats/year-review-queries.js';
@@ -63,8 +64,8 @@ async function main() {
     const migrating = performance.now();
     const applied = await migrateToLatest(db, logger);
     if (applied.length) console.log(`migrated ${applied.join(', ')} in ${((performance.now() - migrating) / 1000).toFixed(1)} s`);
-    // The year in review's own tables (0028): rows and size with their indexes.
-    for (const table of ['play_genre_rollups', 'play_binge_runs']) {
+    // The year in review's own tables (0028, 0031): rows and size with their indexes.
+    for (const table of ['play_genre_rollups', 'play_binge_runs', 'play_year_tops']) {
       const [size] = await db.query<{ rows: number; bytes: string }>(
         `SELECT (SELECT count(*) FROM ${table})::int AS rows, pg_total_relation_size('${table}')::text AS bytes`,
       );
@@ -98,9 +99,12 @@ async function main() {
         : { charts: () => serverYear(db, serverId, year, timeZone) }),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
+      // The server's tops from play_year_tops (0031), and as they were read before it from the cards' month lists
+      // (cardTops); a user's from their plays of the year.
       ...(userId
         ? { tops: () => topsOfYear(db, serverId, year, timeZone, userId) }
         : {
+            tops: () => topsFromYearRollup(db, serverId, year, timeZone),
             cardTops: () => serverTopsFromCards(db, serverId, year, timeZone),
             genres: () => genresOfYear(db, serverId, year, timeZone, null),
           }),

@@ -1,22 +1,19 @@
-WITH per_item AS (
-       SELECT item_id, series_id, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS seconds FROM (SELECT item_id, series_id, played_seconds, 1 AS w FROM playback_history
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text) AND started_at < make_timestamptz($2::int, 1, 1, 0, 0, 0, 'UTC')
-       UNION ALL SELECT item_id, series_id, played_seconds, -1 AS w FROM playback_history
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= make_timestamptz($2::int, 1, 1, 0, 0, 0, 'UTC') AND started_at < make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text)
-       UNION ALL SELECT item_id, series_id, played_seconds, 1 AS w FROM playback_history
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, 'UTC') AND started_at < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text)
-       UNION ALL SELECT item_id, series_id, played_seconds, -1 AS w FROM playback_history
-       WHERE server_id = $1 AND ($4::text IS NULL OR user_id = $4) AND started_at >= make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text) AND started_at < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, 'UTC')) AS edges
-       GROUP BY item_id, series_id
-     ), tagged AS (
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.item_id
-       UNION ALL
-       SELECT p.plays, p.seconds, g.genre FROM per_item p JOIN item_genres g ON g.server_id = $1 AND g.item_id = p.series_id
-       WHERE NOT EXISTS (SELECT 1 FROM item_genres e WHERE e.server_id = $1 AND e.item_id = p.item_id)
-     ), counted AS (
-       SELECT genre, plays, played_seconds AS seconds FROM play_genre_rollups
-       WHERE server_id = $1 AND user_id = COALESCE($4::text, '') AND month >= make_timestamptz($2::int, 1, 1, 0, 0, 0, 'UTC') AND month < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, 'UTC')
-       UNION ALL SELECT genre, plays, seconds FROM tagged
+WITH per_key AS MATERIALIZED (
+       SELECT CASE WHEN series_id IS NULL THEN 'item' ELSE 'series' END AS kind, COALESCE(series_id, item_id) AS id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds
+       FROM playback_history WHERE server_id = $1 AND started_at >= make_timestamptz($2::int, 1, 1, 0, 0, 0, $3::text) AND started_at < make_timestamptz($2::int + 1, 1, 1, 0, 0, 0, $3::text) AND ($4::text IS NULL OR user_id = $4) GROUP BY series_id IS NULL, COALESCE(series_id, item_id)
+     ), ranked AS (
+       (SELECT * FROM per_key WHERE kind = 'item' ORDER BY seconds DESC, plays DESC, id LIMIT 5)
+       UNION ALL (SELECT * FROM per_key WHERE kind = 'series' ORDER BY seconds DESC, plays DESC, id LIMIT 5)
      )
-     SELECT genre, sum(plays)::int AS plays, sum(seconds)::bigint AS seconds FROM counted GROUP BY genre HAVING sum(plays) > 0
-     ORDER BY 3 DESC, 2 DESC, 1 LIMIT 5;
+     SELECT r.kind, r.id, r.plays, r.seconds,
+       CASE WHEN r.kind = 'genre' THEN r.id ELSE COALESCE(i.name, named.name) END AS name,
+       CASE WHEN r.kind = 'series' THEN 'Series' ELSE COALESCE(i.type, named.type) END AS type
+     FROM ranked r
+     LEFT JOIN items i ON r.kind <> 'genre' AND i.server_id = $1 AND i.id = r.id
+     LEFT JOIN LATERAL (
+       SELECT CASE WHEN r.kind = 'series' THEN h.series_name ELSE h.item_name END AS name, h.item_type AS type
+       FROM playback_history h
+       WHERE r.kind <> 'genre' AND i.id IS NULL AND h.server_id = $1 AND (CASE WHEN r.kind = 'series' THEN h.series_id ELSE h.item_id END) = r.id
+       LIMIT 1
+     ) AS named ON true
+     ORDER BY r.kind, r.seconds DESC, r.plays DESC, name;

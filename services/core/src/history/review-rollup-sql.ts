@@ -7,6 +7,8 @@
  *    (as GENRE_TAGGED_PLAYS in stats/scope-queries.ts).
  *  - play_binge_runs: every run of two or more of one user's plays (ordered by start, then id) where each play
  *    starts at most BINGE_GAP_MINUTES after the previous one ended (its start plus its watched seconds).
+ *  - play_year_tops (0031): the server's plays and watched seconds per UTC year × item (a play without a series:
+ *    movies, tracks) or series (an episode counts for its series).
  */
 
 /** Start of the UTC month of the history's started_at (as utcMonth in rollup-sql.ts, which imports this module). */
@@ -56,6 +58,35 @@ export function bingeRunsFrom(source: string): string {
     ) AS numbered GROUP BY server_id, user_id, run HAVING count(*) > 1`;
 }
 
+/** What a play counts for in the year's tops: its item when it has no series ('item'), else its series. */
+export const YEAR_TOP_KIND = (alias = '') => `CASE WHEN ${alias}series_id IS NULL THEN 'item' ELSE 'series' END`;
+export const YEAR_TOP_KEY = (alias = '') => `COALESCE(${alias}series_id, ${alias}item_id)`;
+
+/**
+ * Rows (server_id, year, kind, key, plays, played_seconds) for play_year_tops from history rows `source` carrying
+ * a `weight` column (1 adds, -1 subtracts).
+ */
+export function yearTopsDelta(source: string): string {
+  return `SELECT server_id, extract(year FROM started_at AT TIME ZONE 'UTC')::int AS year, ${YEAR_TOP_KIND()} AS kind,
+      ${YEAR_TOP_KEY()} AS key, sum(weight)::int AS plays, sum(weight * played_seconds)::bigint AS played_seconds
+    FROM ${source} AS s GROUP BY 1, 2, 3, 4 HAVING sum(weight) <> 0 OR sum(weight * played_seconds) <> 0`;
+}
+
+const YEAR_TOP_COLUMNS = 'server_id, year, kind, key';
+
+/** Adds the delta rows of yearTopsDelta to play_year_tops (only for servers that still exist). */
+const addYearTops = (delta: string) => `
+    INSERT INTO play_year_tops AS r (${YEAR_TOP_COLUMNS}, plays, played_seconds)
+    SELECT ${YEAR_TOP_COLUMNS}, plays, played_seconds FROM (${delta}) AS d
+    WHERE EXISTS (SELECT 1 FROM media_servers m WHERE m.id = d.server_id) ORDER BY 1, 2, 3, 4
+    ON CONFLICT (${YEAR_TOP_COLUMNS}) DO UPDATE SET plays = r.plays + EXCLUDED.plays, played_seconds = r.played_seconds + EXCLUDED.played_seconds;`;
+
+/** Subtracts history rows `source` from play_year_tops (rows left at zero stay, as the other levels' do). */
+const subtractYearTops = (source: string) => `
+    UPDATE play_year_tops r SET plays = r.plays - d.plays, played_seconds = r.played_seconds - d.played_seconds
+    FROM (${yearTopsDelta(source)}) AS d
+    WHERE (r.server_id, r.year, r.kind, r.key) = (d.server_id, d.year, d.kind, d.key);`;
+
 const GENRE_KEY = 'server_id, user_id, month, genre';
 
 /** Adds the delta rows of genreRollupDelta to play_genre_rollups (only for servers that still exist). */
@@ -102,10 +133,60 @@ export const recomputeBingeRuns = (changes: string) => `
           WHERE server_id = b.server_id AND user_id = b.user_id AND started_at >= lo AND started_at <= hi)`)};
     END LOOP;`;
 
-/** Rebuild of both tables from the whole history (`history`) and `genres` (restore, rebuild, migration). */
-export function reviewRollupsBackfill(history = 'playback_history', genres = 'item_genres', into = (table: string) => table): string {
+/**
+ * Rebuild of the year in review's tables from the whole history (`history`) and `genres` (restore, rebuild,
+ * migration): the genres and binge runs (0028) and, unless `yearTops` is false (0028 itself), the year's tops (0031).
+ */
+export function reviewRollupsBackfill(
+  history = 'playback_history',
+  genres = 'item_genres',
+  into = (table: string) => table,
+  yearTops = true,
+): string {
   return `INSERT INTO ${into('play_genre_rollups')} (${GENRE_KEY}, plays, played_seconds)
 ${genreRollupDelta(`(SELECT *, 1 AS weight FROM ${history})`, genres)};
 INSERT INTO ${into('play_binge_runs')} (server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds)
-${bingeRunsFrom(history)};`;
+${bingeRunsFrom(history)};
+${yearTops ? yearTopsBackfill(history, into) : ''}`;
+}
+
+/** play_year_tops from the whole history (`history`). */
+export function yearTopsBackfill(history = 'playback_history', into = (table: string) => table): string {
+  return `INSERT INTO ${into('play_year_tops')} (${YEAR_TOP_COLUMNS}, plays, played_seconds)
+${yearTopsDelta(`(SELECT *, 1 AS weight FROM ${history})`)};`;
+}
+
+/**
+ * The statement trigger function that keeps the year in review's tables with playback_history (every insert,
+ * update and delete): genres per month, binge runs and (with `yearTops`, from 0031 on) the year's tops.
+ */
+export function reviewHistoryTriggerFunction(yearTops: boolean): string {
+  const changed = '(SELECT *, 1 AS weight FROM added_rows UNION ALL SELECT *, -1 FROM previous_rows)';
+  return `
+CREATE OR REPLACE FUNCTION playback_history_to_review() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  b record;
+  lo timestamptz;
+  hi timestamptz;
+  before_play timestamptz;
+  after_play timestamptz;
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    ${subtractGenreRollups('(SELECT *, 1 AS weight FROM removed_rows)')}
+    ${yearTops ? subtractYearTops('(SELECT *, 1 AS weight FROM removed_rows)') : ''}
+    ${recomputeBingeRuns('SELECT server_id, user_id, started_at FROM removed_rows')}
+  ELSIF TG_OP = 'UPDATE' THEN
+    ${addGenreRollups(genreRollupDelta(changed))}
+    ${yearTops ? addYearTops(yearTopsDelta(changed)) : ''}
+    ${recomputeBingeRuns(`SELECT p.server_id, p.user_id, p.started_at FROM previous_rows p JOIN added_rows a ON a.id = p.id
+        WHERE (a.server_id, a.user_id, a.started_at, a.played_seconds) IS DISTINCT FROM (p.server_id, p.user_id, p.started_at, p.played_seconds)
+      UNION ALL SELECT a.server_id, a.user_id, a.started_at FROM previous_rows p JOIN added_rows a ON a.id = p.id
+        WHERE (a.server_id, a.user_id, a.started_at, a.played_seconds) IS DISTINCT FROM (p.server_id, p.user_id, p.started_at, p.played_seconds)`)}
+  ELSE
+    ${addGenreRollups(genreRollupDelta('(SELECT *, 1 AS weight FROM added_rows)'))}
+    ${yearTops ? addYearTops(yearTopsDelta('(SELECT *, 1 AS weight FROM added_rows)')) : ''}
+    ${recomputeBingeRuns('SELECT server_id, user_id, started_at FROM added_rows')}
+  END IF;
+  RETURN NULL;
+END $$;`;
 }

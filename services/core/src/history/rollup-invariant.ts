@@ -10,7 +10,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from './rollup-sql.js';
-import { bingeRunsFrom, genreRollupDelta } from './review-rollup-sql.js';
+import { bingeRunsFrom, genreRollupDelta, yearTopsDelta } from './review-rollup-sql.js';
 import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
 
 /**
@@ -22,7 +22,8 @@ import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
  * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; play_rollups_by_library_method_month:
  * UTC month × library × playback method; the year in review's play_genre_rollups: UTC month × genre per user and
- * server, and play_binge_runs: each user's runs of plays; and the search's dictionary history_search_terms: plays
+ * server, play_binge_runs: each user's runs of plays, and play_year_tops: UTC year × item or series of the
+ * server; and the search's dictionary history_search_terms: plays
  * per field value and key, history_search_values: plays per field value) equal what playback_history (and
  * item_genres) holds. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
@@ -46,6 +47,7 @@ export interface RollupDifference {
     | 'card_viewer_counts'
     | 'genres'
     | 'binge_runs'
+    | 'year_tops'
     | 'search_terms'
     | 'search_values';
   serverId: string;
@@ -145,6 +147,10 @@ genres_stored AS (
 runs_stored AS (
   SELECT server_id, user_id, started_at, last_started_at, ended_at, plays, played_seconds FROM play_binge_runs
   WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), year_tops_expected AS (${yearTopsDelta('(SELECT *, 1 AS weight FROM history)')}),
+year_tops_stored AS (
+  SELECT server_id, year::int AS year, kind, key, plays, played_seconds FROM play_year_tops
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), terms_expected AS (${searchTermsDelta('history')}),
 terms_stored AS (
   SELECT server_id, kind, key, value, plays FROM history_search_terms WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
@@ -206,6 +212,12 @@ SELECT 'binge_runs', COALESCE(e.server_id, s.server_id),
     COALESCE(e.ended_at, s.ended_at)),
   COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
 FROM runs_expected e FULL JOIN runs_stored s USING (server_id, user_id, started_at, last_started_at, ended_at)
+WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
+UNION ALL
+SELECT 'year_tops', COALESCE(e.server_id, s.server_id),
+  concat_ws(' ', COALESCE(e.year, s.year), COALESCE(e.kind, s.kind), COALESCE(e.key, s.key)),
+  COALESCE(e.plays, 0), COALESCE(e.played_seconds, 0), COALESCE(s.plays, 0), COALESCE(s.played_seconds, 0)
+FROM year_tops_expected e FULL JOIN year_tops_stored s USING (server_id, year, kind, key)
 WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.played_seconds
 UNION ALL
 SELECT 'search_terms', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.kind, s.kind), COALESCE(e.key, s.key), COALESCE(e.value, s.value)),

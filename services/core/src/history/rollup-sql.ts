@@ -223,7 +223,8 @@ ${totalsDelta('playback_history')};
  * months × library × method from the daily level: 0027),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
  * that triggers on play_card_viewers keep (0020), the year in review's genres per month and binge runs that
- * triggers on playback_history and item_genres keep (0028), and the search's dictionary (0025, search-terms.ts).
+ * triggers on playback_history and item_genres keep (0028), the year's tops per item or series (0031, kept by
+ * the same trigger on playback_history), and the search's dictionary (0025, search-terms.ts).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -239,6 +240,7 @@ export const ROLLUP_TABLES = [
   'play_rollups_by_library_method_month',
   'play_genre_rollups',
   'play_binge_runs',
+  'play_year_tops',
   'history_search_terms',
   'history_search_values',
 ] as const;
@@ -247,7 +249,7 @@ export const ROLLUP_TABLES = [
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
  * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
  * play_card_rollups and play_card_viewers (whose trigger fills play_card_viewer_counts), play_genre_rollups and
- * play_binge_runs.
+ * play_binge_runs, play_year_tops.
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};

@@ -16,6 +16,7 @@ import {
   serverTopsFromCards,
   serverTotalsOfYear,
   serverYearSoFarFromCharts,
+  topsFromYearRollup,
   topsOfYear,
 } from './year-review-queries.js';
 
@@ -139,6 +140,22 @@ describe('year in review from its rollups', () => {
       [serverId, year, tz, userId],
     );
 
+  /** The top items and series counted per item, then per series, from the year's plays (as topsOfYear did before). */
+  const topsFromHistory = (year: number, tz: string, userId: string | null) =>
+    db.query<{ kind: string; id: string; plays: number; seconds: string }>(
+      `WITH per_item AS (
+         SELECT item_id, series_id, count(*)::int AS plays, sum(played_seconds)::bigint AS seconds FROM playback_history
+         WHERE server_id = $1 AND started_at >= make_timestamptz($2, 1, 1, 0, 0, 0, $3) AND started_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, $3)
+           AND ($4::text IS NULL OR user_id = $4)
+         GROUP BY 1, 2
+       )
+       (SELECT 'item' AS kind, item_id AS id, plays, seconds FROM per_item WHERE series_id IS NULL ORDER BY seconds DESC, plays DESC, item_id LIMIT 5)
+       UNION ALL
+       (SELECT 'series', series_id, sum(plays)::int, sum(seconds)::bigint FROM per_item WHERE series_id IS NOT NULL
+        GROUP BY series_id ORDER BY 4 DESC, 3 DESC, 2 LIMIT 5)`,
+      [serverId, year, tz, userId],
+    );
+
   /** The longest binge by window functions over the year's plays (what longestBinge ran before the runs table). */
   const bingeFromHistory = async (year: number, tz: string, userId: string | null) => {
     const [run] = await db.query<{ user_id: string; started_at: Date; ended_at: Date; plays: number; seconds: string }>(
@@ -186,6 +203,20 @@ describe('year in review from its rollups', () => {
             binge && { userId: binge.userId, start: binge.start, end: binge.end, plays: binge.plays, seconds: binge.seconds },
             `binge ${year} ${tz} ${userId}`,
           ).toEqual(expectedBinge);
+          // The tops of one pass (a user's review) equal the plays counted per item, then per series (the query before).
+          const pass = await topsOfYear(db, serverId, year, tz, userId);
+          const perItem = await topsFromHistory(year, tz, userId);
+          expect(
+            [...pass.items.map((r) => ['item', r.id, r.plays, r.seconds]), ...pass.series.map((r) => ['series', r.id, r.plays, r.seconds])],
+            `tops ${year} ${tz} ${userId}`,
+          ).toEqual(perItem.map((r) => [r.kind, r.id, r.plays, Number(r.seconds)]));
+          // The server's tops from the year's rows (play_year_tops) equal one pass over the year's plays, read
+          // from the first row on (the stopping rule decides at each depth: 1, 4, 16) and at the review's depth.
+          if (userId === null) {
+            const tops = await topsOfYear(db, serverId, year, tz, null);
+            for (const firstDepth of [1, 20])
+              expect(await topsFromYearRollup(db, serverId, year, tz, firstDepth), `year tops ${year} ${tz} ${firstDepth}`).toEqual(tops);
+          }
           if (expected.length && expectedBinge) compared++;
         }
     // The server's totals a user's review compares with: the cards' months plus or minus the edges.

@@ -8,25 +8,22 @@ import {
   firstAndLast,
   genresOfYear,
   longestBinge,
-  serverTopsFromCards,
   serverTotalsOfYear,
   serverYear,
+  topsFromYearRollup,
   topsOfYear,
   userYearFromHistory,
   type Ranked,
 } from './year-review-queries.js';
 
-/** Below this many plays in the year, the server's top items and series are counted from the plays (see tops). */
-const YEAR_WALK_PLAYS = 200_000;
-
 const ranked = (row: Ranked) => ({ Id: row.id, Name: row.name, Type: row.type, Plays: row.plays, WatchSeconds: row.seconds });
 
 /**
  * The year in review of a user or of the whole server. The server's totals, busiest day and hour come from
- * the charts' levels (library hours and quarter hours), its top items and series from the cards' rollups; the
- * genres from the genre × month rollup and the longest binge from the table of binge runs (0028), for the server
- * and for a user; a user's totals, busiest day and hour and top items and series read that user's plays of the
- * year through the history's covering index. Answers are cached with the other statistics until the history
+ * the charts' levels (library hours and quarter hours), its top items and series from the year's ranked rows
+ * (play_year_tops, 0031); the genres from the genre × month rollup and the longest binge from the table of binge
+ * runs (0028), for the server and for a user; a user's totals, busiest day and hour and top items and series
+ * read that user's plays of the year through the history's covering index. Answers are cached with the other statistics until the history
  * changes.
  */
 export class YearReviewService {
@@ -52,17 +49,15 @@ export class YearReviewService {
   }
 
   /**
-   * The tops: items and series from the cards' rollups (the server, in a year of at least YEAR_WALK_PLAYS plays)
-   * or from the year's plays (a user; the server in a smaller year, where the month lists are flat and the
-   * cards' walk reads deeper than one pass over the plays; or when the walk would be long); genres from their rollup.
+   * The tops: items and series from the year's ranked rows (play_year_tops) for the server, from the year's plays
+   * for a user; genres from their rollup.
    */
   private async tops(serverId: string, year: number, timeZone: string, userId: string | null) {
-    const fromCards = async () =>
-      (await serverTotalsOfYear(this.db, serverId, year, timeZone)).plays >= YEAR_WALK_PLAYS
-        ? serverTopsFromCards(this.db, serverId, year, timeZone)
-        : undefined;
-    const [cards, genres] = await Promise.all([userId ? undefined : fromCards(), genresOfYear(this.db, serverId, year, timeZone, userId)]);
-    return { ...(cards ?? (await topsOfYear(this.db, serverId, year, timeZone, userId))), genres };
+    const [top, genres] = await Promise.all([
+      userId ? topsOfYear(this.db, serverId, year, timeZone, userId) : topsFromYearRollup(this.db, serverId, year, timeZone),
+      genresOfYear(this.db, serverId, year, timeZone, userId),
+    ]);
+    return { ...top, genres };
   }
 
   private async compute(serverId: string, { year, timeZone, userId }: { year: number; timeZone: string; userId: string | null }) {

@@ -1,11 +1,5 @@
 import type { Migration } from './index.js';
-import {
-  addGenreRollups,
-  genreRollupDelta,
-  recomputeBingeRuns,
-  reviewRollupsBackfill,
-  subtractGenreRollups,
-} from '../../history/review-rollup-sql.js';
+import { genreRollupDelta, reviewHistoryTriggerFunction, reviewRollupsBackfill } from '../../history/review-rollup-sql.js';
 
 /**
  * The year in review from rollups (issue 21): its genres and its longest binge read the year's plays (1.5 M at
@@ -22,29 +16,7 @@ import {
  * minus what they counted under the genres before the change.
  */
 const history = `
-CREATE FUNCTION playback_history_to_review() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  b record;
-  lo timestamptz;
-  hi timestamptz;
-  before_play timestamptz;
-  after_play timestamptz;
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    ${subtractGenreRollups('(SELECT *, 1 AS weight FROM removed_rows)')}
-    ${recomputeBingeRuns('SELECT server_id, user_id, started_at FROM removed_rows')}
-  ELSIF TG_OP = 'UPDATE' THEN
-    ${addGenreRollups(genreRollupDelta('(SELECT *, 1 AS weight FROM added_rows UNION ALL SELECT *, -1 FROM previous_rows)'))}
-    ${recomputeBingeRuns(`SELECT p.server_id, p.user_id, p.started_at FROM previous_rows p JOIN added_rows a ON a.id = p.id
-        WHERE (a.server_id, a.user_id, a.started_at, a.played_seconds) IS DISTINCT FROM (p.server_id, p.user_id, p.started_at, p.played_seconds)
-      UNION ALL SELECT a.server_id, a.user_id, a.started_at FROM previous_rows p JOIN added_rows a ON a.id = p.id
-        WHERE (a.server_id, a.user_id, a.started_at, a.played_seconds) IS DISTINCT FROM (p.server_id, p.user_id, p.started_at, p.played_seconds)`)}
-  ELSE
-    ${addGenreRollups(genreRollupDelta('(SELECT *, 1 AS weight FROM added_rows)'))}
-    ${recomputeBingeRuns('SELECT server_id, user_id, started_at FROM added_rows')}
-  END IF;
-  RETURN NULL;
-END $$;
+${reviewHistoryTriggerFunction(false)}
 
 CREATE TRIGGER playback_history_review_insert AFTER INSERT ON playback_history
   REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION playback_history_to_review();
@@ -135,7 +107,7 @@ CREATE TABLE play_binge_runs (
   PRIMARY KEY (server_id, user_id, started_at)
 );
 
-${reviewRollupsBackfill()}
+${reviewRollupsBackfill('playback_history', 'item_genres', (table) => table, false)}
 
 -- The longest binges first, of the server and of a user: the year's longest is among the first rows read.
 CREATE INDEX play_binge_runs_longest ON play_binge_runs (server_id, played_seconds DESC, plays DESC, started_at);

@@ -23,6 +23,7 @@ import { historySearchTerms } from './0025-history-search-terms.js';
 import { storageSecondPass } from './0026-storage-second-pass.js';
 import { libraryMethodMonths } from './0027-library-method-months.js';
 import { yearReviewRollups } from './0028-year-review-rollups.js';
+import { yearTops } from './0031-year-tops.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   storageSecondPass,
   libraryMethodMonths,
   yearReviewRollups,
+  yearTops,
 ];
