@@ -20,7 +20,6 @@ import {
   firstAndLast,
   genresOfYear,
   longestBinge,
-  serverTopsFromCards,
   serverTotalsOfYear,
   serverYear,
   topsFromYearRollup,
@@ -99,13 +98,11 @@ async function main() {
         : { charts: () => serverYear(db, serverId, year, timeZone) }),
       activeUsers: () => activeUsers(db, serverId, year, timeZone),
       ...(userId ? { userFigures: () => userYearFromHistory(db, serverId, year, timeZone, userId) } : {}),
-      // The server's tops from play_year_tops (0031), and as they were read before it from the cards' month lists
-      // (cardTops); a user's from their plays of the year.
+      // The server's tops from play_year_tops (0031); a user's from their plays of the year.
       ...(userId
         ? { tops: () => topsOfYear(db, serverId, year, timeZone, userId) }
         : {
             tops: () => topsFromYearRollup(db, serverId, year, timeZone),
-            cardTops: () => serverTopsFromCards(db, serverId, year, timeZone),
             genres: () => genresOfYear(db, serverId, year, timeZone, null),
           }),
       binge: () => longestBinge(db, serverId, year, timeZone, userId),

@@ -8,7 +8,7 @@ import { CARD_KINDS } from '../history/rollup-sql.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { playMethodCounts, topClients, topItems, topLibraries, topUsers, type CardType } from './card-queries.js';
-import { atLeastSizeth, topOfRange, topOfWindow, type WindowCount } from './card-windows.js';
+import { topOfWindow } from './card-windows.js';
 import { globalStats, playMethodWindow, seriesWindow } from './scope-queries.js';
 import { daysWindowStart } from './time-window.js';
 
@@ -192,34 +192,6 @@ describe('cards from the card rollups', () => {
           Plays: expected!.plays,
           total_playback_duration: Number(expected!.seconds),
         });
-      }
-    }
-  });
-
-  it('ranks a calendar year in a zone by watched time exactly, walking the month lists in small batches', async () => {
-    const thisYear = new Date().getUTCFullYear();
-    for (const tz of zones) {
-      for (const year of [thisYear - 1, thisYear]) {
-        const [{ start, end }] = (await db.query<{ start: Date; end: Date }>(
-          `SELECT make_timestamptz($1::int, 1, 1, 0, 0, 0, $2::text) AS start, make_timestamptz($1::int + 1, 1, 1, 0, 0, 0, $2::text) AS end`,
-          [year, tz],
-        )) as [{ start: Date; end: Date }];
-        for (const kind of ['Movie', 'Series', 'Audio'] as const) {
-          const { key, filter } = CARD_KINDS[kind];
-          const counted = await db.query<{ key: string; plays: number; played_seconds: string }>(
-            `SELECT ${key} AS key, count(*)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM playback_history
-             WHERE server_id = $1 AND started_at >= $2 AND started_at < $3 AND ${filter} GROUP BY 1`,
-            [serverId, start, end],
-          );
-          const rows: WindowCount[] = counted.map((row) => ({ ...row, viewers: 0, played_seconds: Number(row.played_seconds) }));
-          // Both keep every key tied with the fifth, in no particular order among ties: compared by key.
-          const byKey = (list: WindowCount[]) => list.map((row) => [row.key, row.plays, row.played_seconds]).sort();
-          const expected = byKey(atLeastSizeth(rows, 5, 'seconds'));
-          for (const firstDepth of [2, 25]) {
-            const walked = await topOfRange(db, serverId, start, end, kind, 'seconds', 5, firstDepth);
-            expect(byKey(walked!), `${tz} ${year} ${kind} from depth ${firstDepth}`).toEqual(expected);
-          }
-        }
       }
     }
   });

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { ALL_TIME_BUCKET, CARD_KINDS, utcDay, type CardKind } from '../history/rollup-sql.js';
+import { ALL_TIME_BUCKET, CARD_KINDS, type CardKind } from '../history/rollup-sql.js';
 import { daysWindowStart, monthCeil } from './time-window.js';
 
 /**
@@ -8,15 +8,13 @@ import { daysWindowStart, monthCeil } from './time-window.js';
  * day span, and the plays before the first UTC midnight (the window starts at a local midnight) from
  * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key.
  *
- * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder). With `range`,
- * the window is `$2` to `$3` instead (two timestamptz: a calendar year in a zone, say). With `start` (SQL), the
- * window runs from that moment to now (an hours window, say) instead of from a local midnight.
+ * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder). With `start`
+ * (SQL), the window runs from that moment to now (an hours window, say) instead of from a local midnight.
  */
-export function cardWindowSql(kind: CardKind, keysParam?: string, range = false, start = daysWindowStart('$2', '$3')): string {
+export function cardWindowSql(kind: CardKind, keysParam?: string, start = daysWindowStart('$2', '$3')): string {
   const { key, filter } = CARD_KINDS[kind];
   const rollupKeys = keysParam ? `AND key = ANY(${keysParam})` : '';
   const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
-  if (range) return cardRangeSql(kind, rollupKeys, historyKeys);
   return `WITH bounds AS MATERIALIZED (
       SELECT start, days, ${monthCeil('days')} AS months
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
@@ -34,39 +32,6 @@ export function cardWindowSql(kind: CardKind, keysParam?: string, range = false,
     ) AS parts GROUP BY key HAVING sum(plays) > 0`;
 }
 
-/**
- * cardWindowSql over the window from `$2` to `$3` (timestamptz): the whole UTC months inside it from the month
- * span, the whole UTC days at either end from the day span, and the plays before the first and after the last
- * UTC midnight from playback_history.
- */
-function cardRangeSql(kind: CardKind, rollupKeys: string, historyKeys: string): string {
-  const { key, filter } = CARD_KINDS[kind];
-  const rollups = (span: 'day' | 'month', from: string, to: string) =>
-    `SELECT key, plays, played_seconds FROM play_card_rollups
-        WHERE server_id = $1 AND kind = '${kind}' AND span = '${span}' AND bucket >= ${from} AND bucket < ${to} ${rollupKeys}`;
-  const plays = (from: string, to: string) =>
-    `SELECT ${key}, 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= ${from} AND started_at < ${to} AND ${filter} ${historyKeys}`;
-  const bound = (name: string) => `(SELECT ${name} FROM bounds)`;
-  return `WITH bounds AS MATERIALIZED (
-      SELECT start, finish, days, months, end_days, date_trunc('month', end_days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS end_months
-      FROM (SELECT start, finish, days, ${monthCeil('days')} AS months, ${utcDay('finish')} AS end_days
-            FROM (SELECT $2::timestamptz AS start, $3::timestamptz AS finish,
-                    to_timestamp(ceil(extract(epoch FROM $2::timestamptz) / 86400) * 86400) AS days) AS s) AS d
-    )
-    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      ${rollups('month', bound('months'), bound('end_months'))}
-      UNION ALL
-      ${rollups('day', bound('days'), `LEAST(${bound('months')}, ${bound('end_days')})`)}
-      UNION ALL
-      ${rollups('day', `GREATEST(${bound('end_months')}, ${bound('months')})`, bound('end_days'))}
-      UNION ALL
-      ${plays(bound('start'), `LEAST(${bound('days')}, ${bound('finish')})`)}
-      UNION ALL
-      ${plays(`GREATEST(${bound('end_days')}, ${bound('days')})`, bound('finish'))}
-    ) AS parts GROUP BY key HAVING sum(plays) > 0`;
-}
-
 export interface WindowCount {
   key: string;
   plays: number;
@@ -74,28 +39,22 @@ export interface WindowCount {
   played_seconds: number;
 }
 
-export type RankBy = 'plays' | 'viewers' | 'seconds';
+export type RankBy = 'plays' | 'viewers';
 
-/** The cards' order before names break ties: plays (or distinct viewers, then plays), then seconds; or seconds, then plays. */
+/** The cards' order before names break ties: plays (or distinct viewers, then plays), then seconds. */
 const ranking = (by: RankBy) => (a: WindowCount, b: WindowCount) =>
-  by === 'seconds'
-    ? b.played_seconds - a.played_seconds || b.plays - a.plays
-    : (by === 'viewers' ? b.viewers - a.viewers : 0) || b.plays - a.plays || b.played_seconds - a.played_seconds;
+  (by === 'viewers' ? b.viewers - a.viewers : 0) || b.plays - a.plays || b.played_seconds - a.played_seconds;
 
 /** What the walk ranks a key on (and what its lists are sorted by). */
-const rankValue = (by: RankBy, row: WindowCount) => (by === 'viewers' ? row.viewers : by === 'seconds' ? row.played_seconds : row.plays);
+const rankValue = (by: RankBy, row: WindowCount) => (by === 'viewers' ? row.viewers : row.plays);
 
 /** How deep the walk below reads each list at most before it gives up (the caller then counts every key). */
 const MAX_DEPTH = 5_000;
 /** Windows touching more UTC months than this are bounded by the all-time list instead of one list per month. */
 const MAX_MONTH_LISTS = 13;
 
-/**
- * A window of the cards: a days window in a zone (runs to now), or a range between two moments (a calendar
- * year in a zone, for the year in review). `args` are the `$2` and `$3` of cardWindowSql.
- */
+/** A window of the cards: a days window in a zone (runs to now). `args` are the `$2` and `$3` of cardWindowSql. */
 interface CardWindow {
-  range: boolean;
   args: [unknown, unknown];
   /** SQL over `$2`, `$3`: the window's first moment and a moment in its last UTC month. */
   first: string;
@@ -103,16 +62,9 @@ interface CardWindow {
 }
 
 const daysWindow = (tz: string, days: number): CardWindow => ({
-  range: false,
   args: [tz, days],
   first: daysWindowStart('$2', '$3'),
   last: 'now()',
-});
-const rangeWindow = (start: Date, end: Date): CardWindow => ({
-  range: true,
-  args: [start, end],
-  first: '$2::timestamptz',
-  last: `($3::timestamptz - interval '1 microsecond')`,
 });
 
 /**
@@ -142,24 +94,6 @@ export async function topOfWindow(
   return topOfCards(db, serverId, daysWindow(tz, days), kind, by, size, firstDepth);
 }
 
-/**
- * The same walk between two moments (`start` included, `end` excluded), ranked by plays or by watched seconds
- * (then plays): the seconds walk reads month lists in watched-time order (index play_card_rollups_by_seconds,
- * 0024), and no key not met yet has watched more than the sum of the lists' seconds at that depth.
- */
-export async function topOfRange(
-  db: Database,
-  serverId: string,
-  start: Date,
-  end: Date,
-  kind: 'Movie' | 'Series' | 'Audio',
-  by: 'plays' | 'seconds',
-  size: number,
-  firstDepth = 25,
-): Promise<WindowCount[] | undefined> {
-  return topOfCards(db, serverId, rangeWindow(start, end), kind, by, size, firstDepth);
-}
-
 async function topOfCards(
   db: Database,
   serverId: string,
@@ -169,7 +103,6 @@ async function topOfCards(
   size: number,
   firstDepth: number,
 ): Promise<WindowCount[] | undefined> {
-  if (window.range && by === 'viewers') throw new Error('distinct viewers are kept for windows that run to now only');
   const order = ranking(by);
   const seen = new Map<string, WindowCount>();
   // $1 (the server) only keeps the placeholders those of cardWindowSql.
@@ -183,7 +116,6 @@ async function topOfCards(
   )) as [{ lists: string[]; everything: boolean }];
   if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
-  const listValue = by === 'seconds' ? 'played_seconds' : 'plays';
   let growth = 4;
   for (let depth = firstDepth; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. Ranked
@@ -192,10 +124,10 @@ async function topOfCards(
       db.query<{ list: string; key: string; value: string }>(
         `SELECT m.list, l.key, l.value FROM unnest($3::text[]) AS m(list)
          CROSS JOIN LATERAL (
-           SELECT key, ${listValue} AS value FROM play_card_rollups
+           SELECT key, plays AS value FROM play_card_rollups
            WHERE server_id = $1 AND kind = $2 AND span = '${span}'
              AND bucket = ${span === 'all' ? ALL_TIME_BUCKET : `(m.list::timestamp AT TIME ZONE 'UTC')`}
-           ORDER BY ${listValue} DESC, key LIMIT ${depth}
+           ORDER BY plays DESC, key LIMIT ${depth}
          ) AS l`,
         [serverId, kind, span === 'all' ? ['all'] : lists],
       ),
@@ -225,7 +157,7 @@ async function topOfCards(
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'
           ? `SELECT w.*, ${windowViewersSql(kind, Number(window.args[1]))} AS viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w`
-          : cardWindowSql(kind, '$4::text[]', window.range),
+          : cardWindowSql(kind, '$4::text[]'),
         [serverId, ...window.args, keys],
       );
       for (const key of keys) seen.set(key, { key, plays: 0, viewers: 0, played_seconds: 0 });
@@ -294,7 +226,7 @@ async function allTimeByViewers(db: Database, serverId: string, kind: CardKind, 
 }
 
 /** Rows ranked as a card ranks them, cut after the size-th best but keeping every row tied with it. */
-export function atLeastSizeth(rows: WindowCount[], size: number, by: RankBy): WindowCount[] {
+function atLeastSizeth(rows: WindowCount[], size: number, by: RankBy): WindowCount[] {
   const order = ranking(by);
   const sorted = [...rows].sort(order);
   const cut = sorted[size - 1];

@@ -91,7 +91,7 @@ export async function seriesWindow(db: Database, serverId: string, id: string, h
        SELECT count(*) FILTER (WHERE ${inWindow}) AS plays, COALESCE(sum(played_seconds) FILTER (WHERE ${inWindow}), 0) AS seconds,
          count(*) AS plays_ever
        FROM playback_history WHERE server_id = $1 AND ${ITEM_PARTS[2]}
-     ), series AS (${cardWindowSql('Series', 'ARRAY[$3]::text[]', false, START)})
+     ), series AS (${cardWindowSql('Series', 'ARRAY[$3]::text[]', START)})
      SELECT (own.plays + season.plays + COALESCE((SELECT plays FROM series), 0) - own.twice)::int AS plays,
        (own.seconds + season.seconds + COALESCE((SELECT played_seconds FROM series), 0) - own.twice_seconds)::bigint AS played_seconds,
        COALESCE((SELECT plays FROM play_totals WHERE server_id = $1 AND scope = 'item' AND key = $3), 0)

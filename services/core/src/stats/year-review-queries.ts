@@ -1,6 +1,5 @@
 import type { Database } from '../db/database.js';
 import { PLAY_END, YEAR_TOP_KEY, YEAR_TOP_KIND } from '../history/review-rollup-sql.js';
-import { topOfRange, type WindowCount } from './card-windows.js';
 import { dayChartRollup } from './day-chart-sql.js';
 import { GENRE_TAGGED_PLAYS } from './scope-queries.js';
 import { chartRollup } from './hour-chart-sql.js';
@@ -232,36 +231,6 @@ function namedOf(
   return rows
     .filter((row) => row.kind === kind)
     .map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type, plays: row.plays, seconds: Number(row.seconds) }));
-}
-
-/**
- * The server's top items and series of the year from the cards' rollups (topOfRange, ranked by watched time
- * then plays): the items are the movies and tracks, the series are counted from their episodes, as the home
- * page's cards count them. Undefined when a walk would be long. The review reads play_year_tops instead (0031);
- * bench:year-review times this walk beside it (cardTops) and the tests keep it equal to the history.
- */
-export async function serverTopsFromCards(db: Database, serverId: string, year: number, timeZone: string) {
-  const { start, end } = await yearBounds(db, year, timeZone);
-  const [movies, tracks, series] = await Promise.all(
-    (['Movie', 'Audio', 'Series'] as const).map((kind) => topOfRange(db, serverId, start, end, kind, 'seconds', YEAR_TOP_LIMIT)),
-  );
-  if (!movies || !tracks || !series) return undefined;
-  // The history pass ranked by seconds, plays, then id before it named the winners: the same cut here.
-  const cut = (rows: WindowCount[]) =>
-    [...rows]
-      .sort((a, b) => b.played_seconds - a.played_seconds || b.plays - a.plays || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .slice(0, YEAR_TOP_LIMIT)
-      .map((row) => ({ id: row.key, plays: row.plays, seconds: row.played_seconds }));
-  const ranked = [
-    ...cut([...movies, ...tracks]).map((row) => ({ kind: 'item', ...row })),
-    ...cut(series).map((row) => ({ kind: 'series', ...row })),
-  ];
-  const rows = await db.query<{ kind: string; id: string; name: string | null; type: string | null; plays: number; seconds: number }>(
-    `WITH ranked AS (SELECT * FROM json_to_recordset($2::json) AS r(kind text, id text, plays int, seconds bigint))
-     ${NAMED_RANKS}`,
-    [serverId, JSON.stringify(ranked)],
-  );
-  return { items: namedOf(rows, 'item'), series: namedOf(rows, 'series') };
 }
 
 type Count = { plays: number; seconds: number };

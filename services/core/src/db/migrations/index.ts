@@ -24,6 +24,7 @@ import { storageSecondPass } from './0026-storage-second-pass.js';
 import { libraryMethodMonths } from './0027-library-method-months.js';
 import { yearReviewRollups } from './0028-year-review-rollups.js';
 import { yearTops } from './0031-year-tops.js';
+import { unusedSecondsIndex } from './0032-unused-seconds-index.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   libraryMethodMonths,
   yearReviewRollups,
   yearTops,
+  unusedSecondsIndex,
 ];
