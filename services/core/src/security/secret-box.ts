@@ -24,9 +24,10 @@ export class SecretBox {
   open(sealed: string): string {
     const [version, iv, tag, data] = sealed.split('.');
     if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    // A malformed value (a tag or IV of the wrong length) fails like a wrong key: one clear message, not a TypeError.
     try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
       throw new Error('cannot decrypt a stored secret: ENCRYPTION_KEY differs from the one it was saved with');
