@@ -4,7 +4,7 @@
  * that reach its plays through an index the history already has (and their plays). The values are few (a title
  * shared by many episodes is one value) and trigram-indexed; the keys are read only for a rare value. A server has a few hundred users, clients, devices and addresses and some hundred thousand
  * titles, while it has millions of plays: the search looks its word up among the values, then reads the plays of
- * the matching keys (history-search.ts). Kept by every writer of history in the same statement as the history
+ * the matching keys (search-plan.ts). Kept by every writer of history in the same statement as the history
  * change (writeHistory, deletePlays, the rebuild of the rollups and the restore), like the rollups.
  *
  * Each kind's rows are disjoint sets of plays (a play has one value and one key per kind), and `reach` is the

@@ -53,20 +53,6 @@ const MAX_DEPTH = 5_000;
 /** Windows touching more UTC months than this are bounded by the all-time list instead of one list per month. */
 const MAX_MONTH_LISTS = 13;
 
-/** A window of the cards: a days window in a zone (runs to now). `args` are the `$2` and `$3` of cardWindowSql. */
-interface CardWindow {
-  args: [unknown, unknown];
-  /** SQL over `$2`, `$3`: the window's first moment and a moment in its last UTC month. */
-  first: string;
-  last: string;
-}
-
-const daysWindow = (tz: string, days: number): CardWindow => ({
-  args: [tz, days],
-  first: daysWindowStart('$2', '$3'),
-  last: 'now()',
-});
-
 /**
  * The keys of an item card that can be in its top `size` over a days window, with their counts: every key
  * whose rank is at least the size-th best's, so ties are left for the caller to break by name. Undefined when
@@ -87,32 +73,22 @@ export async function topOfWindow(
   tz: string,
   days: number,
   kind: 'Movie' | 'Series' | 'Audio',
-  by: 'plays' | 'viewers',
+  by: RankBy,
   size: number,
   firstDepth = 25,
 ): Promise<WindowCount[] | undefined> {
-  return topOfCards(db, serverId, daysWindow(tz, days), kind, by, size, firstDepth);
-}
-
-async function topOfCards(
-  db: Database,
-  serverId: string,
-  window: CardWindow,
-  kind: 'Movie' | 'Series' | 'Audio',
-  by: RankBy,
-  size: number,
-  firstDepth: number,
-): Promise<WindowCount[] | undefined> {
+  // The window's first moment, over `$2` (zone) and `$3` (days); it runs to now.
+  const first = daysWindowStart('$2', '$3');
   const order = ranking(by);
   const seen = new Map<string, WindowCount>();
   // $1 (the server) only keeps the placeholders those of cardWindowSql.
   const [{ lists, everything }] = (await db.query<{ lists: string[]; everything: boolean }>(
     `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
-       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < ${window.first}) AS everything
+       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < ${first}) AS everything
      FROM generate_series(
-       date_trunc('month', ${window.first} AT TIME ZONE 'UTC'), date_trunc('month', ${window.last} AT TIME ZONE 'UTC'), interval '1 month') AS m
+       date_trunc('month', ${first} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
      WHERE $1::uuid IS NOT NULL`,
-    [serverId, ...window.args],
+    [serverId, tz, days],
   )) as [{ lists: string[]; everything: boolean }];
   if (everything && by === 'viewers') return allTimeByViewers(db, serverId, kind, size);
   const span = lists[0] === 'all' ? 'all' : 'month';
@@ -156,9 +132,9 @@ async function topOfCards(
     if (keys.length > 0) {
       const counts = await db.query<{ key: string; plays: number; played_seconds: string; viewers: number | null }>(
         by === 'viewers'
-          ? `SELECT w.*, ${windowViewersSql(kind, Number(window.args[1]))} AS viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w`
+          ? `SELECT w.*, ${windowViewersSql(kind, days)} AS viewers FROM (${cardWindowSql(kind, '$4::text[]')}) AS w`
           : cardWindowSql(kind, '$4::text[]'),
-        [serverId, ...window.args, keys],
+        [serverId, tz, days, keys],
       );
       for (const key of keys) seen.set(key, { key, plays: 0, viewers: 0, played_seconds: 0 });
       for (const row of counts) {

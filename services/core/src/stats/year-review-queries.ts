@@ -82,7 +82,7 @@ export async function userYearFromHistory(db: Database, serverId: string, year: 
 }
 
 /** The year's first moment and the next year's, in the zone. */
-export async function yearBounds(db: Database, year: number, timeZone: string): Promise<{ start: Date; end: Date }> {
+async function yearBounds(db: Database, year: number, timeZone: string): Promise<{ start: Date; end: Date }> {
   const [row] = await db.query<{ start: Date; end: Date }>(
     `SELECT make_timestamptz($1::int, 1, 1, 0, 0, 0, $2::text) AS start, make_timestamptz($1::int + 1, 1, 1, 0, 0, 0, $2::text) AS end`,
     [year, timeZone],
