@@ -14,6 +14,8 @@ export const configAnswer = z.object({
   MANAGED_BY: z.enum(['ui', 'environment', 'kubernetes']).nullable(),
   /** For a link managed by Kubernetes: its MediaStatsServer as "namespace/name". */
   MANAGED_REF: z.string().nullable().optional(),
+  /** Why the media server's stored API key cannot be read (enter it again), else null. */
+  MEDIA_SERVER_KEY_ERROR: z.string().nullable().optional(),
   settings: z.object({
     EXTERNAL_URL: z.string(),
     ServerID: z.string().nullable(),

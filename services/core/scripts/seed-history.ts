@@ -15,6 +15,7 @@ import pg from 'pg';
 import pino from 'pino';
 import copyStreams from 'pg-copy-streams';
 import { loadConfig } from '../src/config/load-config.js';
+import { SecretBox } from '../src/security/secret-box.js';
 import { EmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -125,9 +126,12 @@ async function main() {
   await client.query('SET max_parallel_maintenance_workers = 2');
   const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
   await client.query('TRUNCATE media_servers, play_json_values CASCADE');
+  // The placeholder key is sealed as the server started on this directory will open it (ENCRYPTION_KEY, else the
+  // directory's own secret): the dashboard then shows the seeded history and reports the server as unreachable.
+  const secretBox = new SecretBox(loadConfig(undefined, { DATA_DIR: dataDir }).encryptionKey);
   await client.query(
-    `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'Bench', 'jellyfin', 'http://127.0.0.1:1', 'v1.bench.bench.bench', true)`,
-    [BENCH_SERVER_ID],
+    `INSERT INTO media_servers (id, name, kind, url, api_key_encrypted, is_default) VALUES ($1, 'Bench', 'jellyfin', 'http://127.0.0.1:1', $2, true)`,
+    [BENCH_SERVER_ID, secretBox.seal('bench-placeholder-key')],
   );
   const server = BENCH_SERVER_ID;
   await client.query(

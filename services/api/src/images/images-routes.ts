@@ -6,6 +6,7 @@ import {
   AppError,
   MediaServerError,
   createMediaServerClient,
+  usableApiKey,
   type ImageRequest,
   type MediaServerClient,
   type MediaServerLink,
@@ -33,7 +34,7 @@ async function client(runtime: Runtime, serverId: string | undefined, request: I
   const link: MediaServerLink | undefined =
     serverId === ALL_SERVERS ? await holder() : serverId ? await links.get(serverId) : await links.getDefault();
   if (!link) throw AppError.conflict('No media server is linked yet');
-  const key = `${link.id}|${link.url}|${link.apiKey}`;
+  const key = `${link.id}|${link.url}|${usableApiKey(link)}`;
   let found = clients.get(key);
   if (!found) {
     for (const old of clients.keys()) if (old.startsWith(`${link.id}|`)) clients.delete(old);

@@ -1,4 +1,4 @@
-import { AppError, checkMediaServer, onMediaServerLinked, type MediaServerLink, type Runtime } from '@reelstat/core';
+import { AppError, checkMediaServer, onMediaServerLinked, usableApiKey, type MediaServerLink, type Runtime } from '@reelstat/core';
 import {
   addMediaServerBody,
   editMediaServerBody,
@@ -100,7 +100,7 @@ export const mediaServersRoutes = [
       const current = await editableServer(runtime, params.id);
       let checked: Awaited<ReturnType<typeof checkMediaServer>> | undefined;
       if (body.Url !== undefined || body.ApiKey !== undefined) {
-        checked = await checkMediaServer(body.Url ?? current.url, body.ApiKey ?? current.apiKey, runtime.logger);
+        checked = await checkMediaServer(body.Url ?? current.url, body.ApiKey ?? usableApiKey(current), runtime.logger);
         if (current.remoteServerId && checked.serverId !== current.remoteServerId) {
           throw AppError.conflict(
             `${body.Url ?? current.url} is another media server than ${current.name}; add it as a new server instead`,

@@ -46,6 +46,7 @@ export const settingsRoutes = [
         IS_JELLYFIN: link ? link.kind === 'jellyfin' : true,
         MANAGED_BY: link?.managedBy ?? null,
         MANAGED_REF: link?.managedRef ?? null,
+        MEDIA_SERVER_KEY_ERROR: link?.apiKeyError ?? null,
         settings: {
           // Another server than the default keeps its external URL on its own link.
           EXTERNAL_URL: link && !link.isDefault ? (link.externalUrl ?? '') : externalUrl,

@@ -169,9 +169,19 @@ export async function startActivityMonitor(runtime: Runtime): Promise<() => Prom
     return handle;
   };
 
+  const unreadable = new Map<string, string>();
   const refreshServers = async () => {
-    // Suspended links (e.g. a MediaStatsServer with suspend: true) are not monitored.
-    const links = (await runtime.services.mediaServers.list()).filter((link) => !link.suspended);
+    // Suspended links (e.g. a MediaStatsServer with suspend: true) are not monitored, nor links whose stored key
+    // cannot be read (said once per link and reason, until the key is entered again).
+    const listed = await runtime.services.mediaServers.list();
+    for (const link of listed) {
+      if (link.apiKeyError === null) unreadable.delete(link.id);
+      else if (unreadable.get(link.id) !== link.apiKeyError) {
+        unreadable.set(link.id, link.apiKeyError);
+        logger.error({ server: link.name }, `activity monitor: ${link.apiKeyError}`);
+      }
+    }
+    const links = listed.filter((link) => !link.suspended && link.apiKeyError === null);
     const current = new Map(links.map((link) => [link.id, link]));
     for (const [id, running] of monitors) {
       const link = current.get(id);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import { AppError } from '../errors/app-error.js';
 import type { SecretBox } from '../security/secret-box.js';
 
 export type MediaServerKind = 'jellyfin' | 'emby';
@@ -10,7 +11,13 @@ export interface MediaServerLink {
   name: string;
   kind: MediaServerKind;
   url: string;
+  /** Empty when the stored key cannot be decrypted (apiKeyError says why); usableApiKey() checks. */
   apiKey: string;
+  /**
+   * Why the stored API key cannot be read (ENCRYPTION_KEY changed, or a damaged value), else null. Such a link is
+   * still listed and shown, so that the key can be entered again; nothing talks to its server until then.
+   */
+  apiKeyError: string | null;
   externalUrl: string | null;
   remoteServerId: string | null;
   version: string | null;
@@ -24,6 +31,18 @@ export interface MediaServerLink {
   settings: Record<string, unknown>;
   /** Removed: not monitored, synced nor listed; its history stays readable by id. */
   archived?: boolean;
+}
+
+/** What a user reads when a link's stored key cannot be decrypted, and what to do about it. */
+function unreadableKeyMessage(name: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `The stored API key of media server ${name} cannot be read (${reason}); enter its API key again in Settings`;
+}
+
+/** The link's API key, or a clear conflict error when the stored key cannot be decrypted. */
+export function usableApiKey(link: MediaServerLink): string {
+  if (link.apiKeyError !== null) throw AppError.conflict(link.apiKeyError);
+  return link.apiKey;
 }
 
 interface LinkRow {
@@ -296,12 +315,22 @@ export class MediaServerLinks {
   }
 
   private toLink(row: LinkRow): MediaServerLink {
+    // One unreadable key must not make every link unreadable (the dashboard's configuration, the other servers'
+    // monitors): the link is returned without its key, saying why.
+    let apiKey = '';
+    let apiKeyError: string | null = null;
+    try {
+      apiKey = this.secrets.open(row.api_key_encrypted);
+    } catch (error) {
+      apiKeyError = unreadableKeyMessage(row.name, error);
+    }
     return {
       id: row.id,
       name: row.name,
       kind: row.kind,
       url: row.url,
-      apiKey: this.secrets.open(row.api_key_encrypted),
+      apiKey,
+      apiKeyError,
       externalUrl: row.external_url,
       remoteServerId: row.remote_server_id,
       version: row.version,

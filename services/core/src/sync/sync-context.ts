@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import { createMediaServerClient } from '../media-server/create-client.js';
 import type { MediaServerClient } from '../media-server/media-server-client.js';
-import type { MediaServerLink } from '../media-servers/media-server-links.js';
+import { usableApiKey, type MediaServerLink } from '../media-servers/media-server-links.js';
 import type { TaskLogger } from '../tasks/task-types.js';
 
 /** What a sync needs besides the database: where to report, and when to stop. */
@@ -24,7 +24,7 @@ export function clientFor(link: MediaServerLink, logger?: Logger): MediaServerCl
   return createMediaServerClient({
     kind: link.kind,
     url: link.url,
-    apiKey: link.apiKey,
+    apiKey: usableApiKey(link),
     logger: logger?.child({ component: 'media-server', server: link.name }),
   });
 }

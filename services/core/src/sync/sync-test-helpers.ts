@@ -34,6 +34,7 @@ export async function linkSimulator(
     kind,
     url: sim.url,
     apiKey: sim.apiKey,
+    apiKeyError: null,
     externalUrl: null,
     remoteServerId: null,
     version: null,

@@ -57,6 +57,11 @@ export function MediaServerForm() {
         >
           <h3 className="font-semibold text-white">{t('settings.general.mediaServer')}</h3>
           {managed && <p className="text-sm text-amber-300">{t('settings.general.managedBy', { by: managedBy })}</p>}
+          {config.data?.MEDIA_SERVER_KEY_ERROR && (
+            <p role="alert" className="text-sm text-red-300">
+              {config.data.MEDIA_SERVER_KEY_ERROR}
+            </p>
+          )}
           <div>
             <label htmlFor="settings-host" className="label">
               {t('settings.general.serverUrl')}
