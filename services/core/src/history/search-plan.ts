@@ -124,11 +124,23 @@ export async function planSearch(
   // serves it. The small kinds (users, clients, devices, addresses: a few hundred values that hold every play)
   // are read apart from the titles, so that thousands of titles matching a short word do not hide, behind the
   // limit, the client or device whose plays show the word to be common (then its count is known at once).
+  // The small kinds' values are read through the primary key (server, kind, value: a few hundred rows, each
+  // compared): the value is written `v.value || ''` so that the planner does not intersect the trigram index's
+  // matches (thousands of titles for a common piece) with them.
+  // Only the whole word's pattern is split (it gives the count's bound); the others read every kind together.
+  const smallKinds = `'{${SMALL_KINDS.join(',')}}'::text[]`;
   const parts = lookups.flatMap(({ column }, index) =>
-    [`= ANY('{${SMALL_KINDS.join(',')}}'::text[])`, `<> ALL('{${SMALL_KINDS.join(',')}}'::text[])`].map((kinds) => ({
+    (patterns[index] === whole
+      ? [
+          { small: true, kinds: `AND v.kind = ANY(${smallKinds})`, column: column.replace('v.value', `(v.value || '')`) },
+          { small: false, kinds: `AND v.kind <> ALL(${smallKinds})`, column },
+        ]
+      : [{ small: true, kinds: '', column }]
+    ).map(({ small, kinds, column }) => ({
       pattern: index,
+      small,
       sql: `SELECT server_id, kind, value, plays FROM history_search_values v
-         WHERE v.server_id = ANY($1::uuid[]) AND v.kind ${kinds} AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
+         WHERE v.server_id = ANY($1::uuid[]) ${kinds} AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
          LIMIT ${limit + 1}`,
     })),
   );
@@ -157,12 +169,12 @@ export async function planSearch(
     terms.set(like, terms.get(like)! + row.terms);
     partTerms[row.ord - 1]! += row.terms;
   }
-  parts.forEach(({ pattern }, index) => {
+  parts.forEach(({ pattern, small }, index) => {
     if (partTerms[index]! <= limit) return;
     const entry = found.get(patterns[pattern]!)!;
     entry.complete = false;
-    // The first part of a pattern is its small kinds': those not read may hold the word too.
-    if (index % 2 === 0) entry.smallComplete = false;
+    // A part that reads the small kinds (alone or with the others) stopped: some of them may hold the word too.
+    if (small) entry.smallComplete = false;
   });
 
   const inWhole = whole ? found.get(whole)! : undefined;
