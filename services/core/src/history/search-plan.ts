@@ -189,7 +189,8 @@ export async function planSearch(
   let best: Found[] | undefined;
   let bestPlays = Infinity;
   // The fewest plays, complete or not (an incomplete family's plays are a lower bound): what a scope reads.
-  let smallest: string[] = families[0]!;
+  // No family when every piece is shorter than a trigram and the word is not ("a a"): the walk checks every play.
+  let smallest: string[] = families[0] ?? [];
   let smallestPlays = Infinity;
   for (const family of families) {
     const entries = family.map((like) => found.get(like)!);
