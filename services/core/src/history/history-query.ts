@@ -5,11 +5,15 @@ import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
 import {
   containsPattern,
+  datedWalkCost,
+  familyKeyedRows,
   familyValues,
+  KEYED_PLAYS,
   keyedPage,
   planSearch,
   USER_INDEX_VALUES,
   userSearchRows,
+  walkCost,
   type Query,
   type SearchPlan,
 } from './search-plan.js';
@@ -172,7 +176,11 @@ export function selectHistory(
   if (search) {
     const { candidates } = plan ?? {};
     if (candidates) {
-      const reached = candidates.map(({ reach, keys }) => `${reach} = ANY(${param(keys)}::text[])`);
+      // A long list is given to the plan as a value it does not look into: estimating each key against the
+      // column's statistics took longer than the read (12 ms of planning for 3,600 keys at 100 k plays).
+      const reached = candidates.map(({ reach, keys }) =>
+        keys.length > ESTIMATED_KEYS ? `${reach} = ANY((SELECT ${param(keys)}::text[])::text[])` : `${reach} = ANY(${param(keys)}::text[])`,
+      );
       where.push(reached.length > 0 ? `(${reached.join(' OR ')})` : 'false');
     }
     const matches = `${HISTORY_SEARCH_TEXT} LIKE lower(${param(containsPattern(search))})`;
@@ -183,15 +191,19 @@ export function selectHistory(
   return { where, bind, filtered: where.length > 1 + (scope.kind === 'all' ? 0 : 1) };
 }
 
+/** Keys of a reach up to which the planner estimates the candidates key by key (selectHistory). */
+const ESTIMATED_KEYS = 100;
+
 /** The search plan of a request (undefined without a search): which plays to read, and a bound of the count. */
 export async function planHistorySearch(
   query: Query,
   serverId: string | string[],
   request: Pick<HistoryRequest, 'search'>,
   wantKeys?: (plan: SearchPlan) => boolean,
+  limit?: number,
 ): Promise<SearchPlan | undefined> {
   const search = request.search.trim();
-  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search, wantKeys) : undefined;
+  return search ? planSearch(query, Array.isArray(serverId) ? serverId : [serverId], search, wantKeys, limit) : undefined;
 }
 
 /** ORDER BY of a view: the sort column, then the id, in one direction. */
@@ -210,28 +222,44 @@ export type CountCache = (
   count: () => Promise<{ total: number; exact: boolean }>,
 ) => Promise<{ total: number; exact: boolean }>;
 
+/** Overrides of the search's choices, for tests that take every path on a small history. */
+export interface SearchTuning {
+  /** Values read per pattern in the first look-up (LOOKUP_TERMS). */
+  lookupTerms?: number;
+  /** The page's plan instead of the cheapest by the estimates (one that cannot serve the request is not taken). */
+  page?: 'walk' | 'keyed' | 'datedKeys' | 'datedWalk';
+}
+
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
-export async function queryHistory(db: Database, serverId: string | string[], request: HistoryRequest, countCache?: CountCache) {
+export async function queryHistory(
+  db: Database,
+  serverId: string | string[],
+  request: HistoryRequest,
+  countCache?: CountCache,
+  tuning: SearchTuning = {},
+) {
   const { scope } = request;
   // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
   const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
   const offset = (request.page - 1) * request.size;
   // The candidates' keys are read when the page or the count reads them.
   const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
-  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys);
+  const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys, tuning.lookupTerms);
   const servers = Array.isArray(serverId) ? serverId : [serverId];
   const known = searched && whole ? knownCount(searched) : undefined;
   // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
   const walk = searched && { ...searched, candidates: undefined };
-  const keyed = searched?.candidates && keyedPage(searched, offset + request.size, whole);
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
-  const pageSelection = selectHistory(serverId, request, keyed && !datedKeys(searched, request) ? searched : walk);
+  const pagePlan = choosePage(searched, serverId, request, whole, tuning.page);
+  const pageSelection = selectHistory(serverId, request, pagePlan === 'keyed' ? searched : walk);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
   const page =
-    keyed && datedKeys(searched, request)
-      ? datedKeysPage(searched.candidates!, pageSelection, request, offset)
-      : `WITH page AS (
+    pagePlan === 'datedKeys'
+      ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
+      : pagePlan === 'datedWalk'
+        ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
+        : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
@@ -249,10 +277,21 @@ export async function queryHistory(db: Database, serverId: string | string[], re
       : await familyValues((sql, values) => db.query(sql, values), servers, plan, USER_INDEX_VALUES);
     return values <= USER_INDEX_VALUES && userPlays > 2 * values;
   };
+  // A whole history's count that the dictionary does not give and whose candidates were not read (a word of
+  // thousands of values, each in a few plays: a title piece, digits) would walk the history up to the cap, every
+  // play when the word matches fewer. When the plays of the values read so far allow it, the count reads the
+  // family's keys in the same statement and counts their plays, checked (search-plan.ts familyKeyedRows).
+  const byFamily =
+    searched && whole && !searched.candidates && searched.familyComplete === false && (searched.familyPlays ?? Infinity) <= KEYED_PLAYS
+      ? searched
+      : undefined;
   const count = async () => {
-    const countBind = [...bind];
-    const rows =
-      byUser && (await byUserIndex(searched))
+    // The keyed count takes the check as is (a CASE would make the planner expect half the plays and scan them).
+    const plain = byFamily ? selectHistory(serverId, request) : undefined;
+    const countBind = [...(plain ?? { bind }).bind];
+    const rows = plain
+      ? familyKeyedRows(byFamily!, countBind, servers, plain.where)
+      : byUser && (await byUserIndex(searched))
         ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
         : undefined;
     return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);
@@ -325,6 +364,95 @@ function datedKeysPage(
   return `WITH page AS (
       SELECT id FROM (SELECT DISTINCT id, started_at FROM (${arms.join(' UNION ALL ')}) AS reached) AS merged
       ORDER BY started_at ${direction}, id ${direction} LIMIT ${request.size} OFFSET ${offset}
+    )`;
+}
+
+type PagePlan = NonNullable<SearchTuning['page']>;
+
+/**
+ * How a search's page is read: a walk in the page's order checking every play; the candidates read by key,
+ * checked and sorted (keyed); in date order key by key (datedKeys); or a walk of the date index that keeps the
+ * candidates' plays by their keys in the index and checks only those it keeps (datedWalk). The cheapest by the
+ * estimates (search-plan.ts), or `forced` when it can serve the request.
+ */
+function choosePage(
+  plan: SearchPlan | undefined,
+  serverId: string | string[],
+  request: HistoryRequest,
+  whole: boolean,
+  forced?: PagePlan,
+): PagePlan {
+  const candidates = plan?.candidates;
+  if (!plan || !candidates) return 'walk';
+  const rows = (request.page - 1) * request.size + request.size;
+  const possible: Record<PagePlan, boolean> = {
+    walk: true,
+    keyed: true,
+    datedKeys: datedKeys(plan, request),
+    datedWalk: datedWalk(plan, serverId, request, whole),
+  };
+  if (forced && possible[forced]) return forced;
+  if (possible.datedWalk) {
+    const keys = candidates.reduce((sum, { keys }) => sum + keys.length, 0);
+    const keyedRows = possible.datedKeys ? Math.min(keys * rows, plan.candidatePlays) : plan.candidatePlays;
+    if (datedWalkCost(plan, rows) < Math.min(keyedRows, walkCost(plan, rows))) return 'datedWalk';
+  }
+  if (!keyedPage(plan, rows, whole)) return 'walk';
+  return possible.datedKeys ? 'datedKeys' : 'keyed';
+}
+
+/**
+ * Reaches whose keys the date index's walk can test without reading the table: history_started_cover carries
+ * the user, item and series ids; an address's plays are found, by id, in the address index alone.
+ */
+const WALKED_REACHES = new Set(['user_id', 'item_id', 'series_id', 'remote_end_point']);
+
+/** Whether a page may be a walk of the date index keeping the candidates' plays (one server, no scope or filter). */
+function datedWalk(plan: SearchPlan, serverId: string | string[], request: HistoryRequest, whole: boolean): boolean {
+  const candidates = plan.candidates;
+  return (
+    whole &&
+    !Array.isArray(serverId) &&
+    request.sort === 'ActivityDateInserted' &&
+    plan.atLeast > 0 &&
+    candidates !== undefined &&
+    candidates.length > 0 &&
+    candidates.every(({ reach }) => WALKED_REACHES.has(reach))
+  );
+}
+
+/**
+ * The page's ids from a walk of history_started_cover in date order (index only: the user, item and series ids
+ * are in it) that keeps the plays of the candidate keys, each kept play then checked in the table: a word in a
+ * few thousand plays spread over hundreds of titles, or one address, reads about 25 plays from the table instead
+ * of every candidate. `selection` is the walk's (the server and the check), its bind extended here.
+ */
+function datedWalkPage(
+  candidates: NonNullable<SearchPlan['candidates']>,
+  selection: HistorySelection,
+  request: HistoryRequest,
+  offset: number,
+) {
+  const direction = request.desc ? 'DESC' : 'ASC';
+  const [server, ...checks] = selection.where;
+  const kept = candidates.map(({ reach, keys }) => {
+    selection.bind.push(keys);
+    const keysParam = `$${selection.bind.length}::text[]`;
+    // The address index holds (server, address, id): the address's plays by id, without the table.
+    return reach === 'remote_end_point'
+      ? `id IN (SELECT id FROM playback_history WHERE ${server} AND remote_end_point = ANY(${keysParam}))`
+      : `${reach} = ANY(${keysParam})`;
+  });
+  // As a CASE the condition is estimated to keep half the rows: the planner walks the date index and stops.
+  return `WITH page AS (
+      SELECT walked.id FROM (
+        SELECT id, started_at FROM playback_history
+        WHERE ${server} AND CASE WHEN ${kept.join(' OR ')} THEN true ELSE false END
+        ORDER BY started_at ${direction}, id ${direction}
+      ) AS walked CROSS JOIN LATERAL (
+        SELECT 1 FROM playback_history WHERE id = walked.id AND ${checks.join(' AND ')}
+      ) AS checked
+      ORDER BY walked.started_at ${direction}, walked.id ${direction} LIMIT ${request.size} OFFSET ${offset}
     )`;
 }
 

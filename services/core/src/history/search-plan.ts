@@ -29,6 +29,13 @@ export const LOOKUP_TERMS = 1_000;
  * plan reads its candidates in table order. A walk row is taken to cost this many keyed rows.
  */
 const WALK_ROW_COST = 3;
+/**
+ * Index entries walked (history_started_cover, index only: about 0.3–0.6 µs each at 5 M plays) per keyed row
+ * (a table read: 1.5 µs in cache, 20 µs from disk).
+ */
+const INDEX_ENTRIES_PER_ROW = 8;
+/** Kinds with few values (a server's users, clients, devices, addresses), looked up apart from the titles. */
+const SMALL_KINDS: SearchTermKind[] = ['user', 'client', 'device', 'address'];
 /** pg_trgm indexes three-character pieces: a shorter pattern would read the whole dictionary. */
 const SHORTEST_PIECE = 3;
 
@@ -49,6 +56,10 @@ export interface SearchPlan {
   /** The values of that family, and whether that is all of them (a pattern's values are read up to LOOKUP_TERMS + 1). */
   familyTerms?: number;
   familyComplete?: boolean;
+  /** The plays of that family's values read (all of them when it is complete, else a lower bound). */
+  familyPlays?: number;
+  /** The kinds that family's values may be of (all of them read or not). */
+  familyKinds?: SearchTermKind[];
 }
 
 /** Runs one statement (a Database, or an export's own connection in its snapshot). */
@@ -61,6 +72,8 @@ export const containsPattern = (text: string) => `%${escapeLike(text)}%`;
 interface Found {
   /** Every value matching the pattern was read. */
   complete: boolean;
+  /** Every value of the small kinds matching the pattern was read. */
+  smallComplete: boolean;
   plays: number;
   kinds: Map<SearchTermKind, { plays: number; values: string[] | null }>;
 }
@@ -72,6 +85,8 @@ export async function planSearch(
   word: string,
   /** Whether a keyed plan of these figures would be used: the keys are read only then. */
   wantKeys: (plan: SearchPlan) => boolean = () => true,
+  /** Values read per pattern and part (LOOKUP_TERMS; KEYED_PLAYS to read a word's values whole for its count). */
+  limit = LOOKUP_TERMS,
 ): Promise<SearchPlan> {
   // Each pattern is a condition on a value: contains, ends with (read backwards through the reversed values'
   // B-tree) or starts with (through the values' B-tree): an anchored piece reads only the values it names.
@@ -103,16 +118,33 @@ export async function planSearch(
   ].filter((family) => family !== undefined);
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
-  // The values matching each pattern (at most LOOKUP_TERMS + 1: more means common) and their plays per kind;
+  // The values matching each pattern (at most `limit` + 1 per part: more means common) and their plays per kind;
   // the values themselves where they hold few plays (the keys of the family chosen are read after). One
-  // subquery per pattern, its own parameter: the planner sees the pattern and picks the index that serves it.
-  const matched = lookups.map(
-    ({ column }, index) => `SELECT ${index + 1} AS ord, * FROM (
-         SELECT server_id, kind, value, plays FROM history_search_values v
-         WHERE v.server_id = ANY($1::uuid[]) AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
-         LIMIT ${LOOKUP_TERMS + 1}
-       ) AS v${index + 1}`,
+  // subquery per pattern and part, the pattern its own parameter: the planner sees it and picks the index that
+  // serves it. The small kinds (users, clients, devices, addresses: a few hundred values that hold every play)
+  // are read apart from the titles, so that thousands of titles matching a short word do not hide, behind the
+  // limit, the client or device whose plays show the word to be common (then its count is known at once).
+  // The small kinds' values are read through the primary key (server, kind, value: a few hundred rows, each
+  // compared): the value is written `v.value || ''` so that the planner does not intersect the trigram index's
+  // matches (thousands of titles for a common piece) with them.
+  // Only the whole word's pattern is split (it gives the count's bound); the others read every kind together.
+  const smallKinds = `'{${SMALL_KINDS.join(',')}}'::text[]`;
+  const parts = lookups.flatMap(({ column }, index) =>
+    (patterns[index] === whole
+      ? [
+          { small: true, kinds: `AND v.kind = ANY(${smallKinds})`, column: column.replace('v.value', `(v.value || '')`) },
+          { small: false, kinds: `AND v.kind <> ALL(${smallKinds})`, column },
+        ]
+      : [{ small: true, kinds: '', column }]
+    ).map(({ small, kinds, column }) => ({
+      pattern: index,
+      small,
+      sql: `SELECT server_id, kind, value, plays FROM history_search_values v
+         WHERE v.server_id = ANY($1::uuid[]) ${kinds} AND ${column} LIKE lower($${index + 2}) AND v.plays > 0
+         LIMIT ${limit + 1}`,
+    })),
   );
+  const matched = parts.map(({ sql }, index) => `SELECT ${index + 1} AS ord, * FROM (${sql}) AS v${index + 1}`);
   const rows = (await query(
     `WITH matched AS (
        ${matched.join('\n       UNION ALL ')}
@@ -125,21 +157,25 @@ export async function planSearch(
      SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
     [serverIds, ...lookups.map((lookup) => lookup.like)],
   )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; values: string[] | null }>;
-  const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, plays: 0, kinds: new Map() }]));
+  const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, smallComplete: true, plays: 0, kinds: new Map() }]));
   const plays = rows.find((row) => row.ord === 0)?.plays ?? 0;
+  const terms = new Map<string, number>(patterns.map((like) => [like, 0]));
+  const partTerms = parts.map(() => 0);
   for (const row of rows.filter((row) => row.ord > 0)) {
-    const entry = found.get(patterns[row.ord - 1]!)!;
+    const like = patterns[parts[row.ord - 1]!.pattern]!;
+    const entry = found.get(like)!;
     entry.plays += row.plays;
     entry.kinds.set(row.kind, { plays: row.plays, values: row.values });
+    terms.set(like, terms.get(like)! + row.terms);
+    partTerms[row.ord - 1]! += row.terms;
   }
-  const terms = new Map<string, number>();
-  for (const [like, entry] of found) {
-    terms.set(
-      like,
-      rows.filter((row) => patterns[row.ord - 1] === like).reduce((sum, row) => sum + row.terms, 0),
-    );
-    entry.complete = terms.get(like)! <= LOOKUP_TERMS;
-  }
+  parts.forEach(({ pattern, small }, index) => {
+    if (partTerms[index]! <= limit) return;
+    const entry = found.get(patterns[pattern]!)!;
+    entry.complete = false;
+    // A part that reads the small kinds (alone or with the others) stopped: some of them may hold the word too.
+    if (small) entry.smallComplete = false;
+  });
 
   const inWhole = whole ? found.get(whole)! : undefined;
   const atLeast = Math.max(0, ...[...(inWhole?.kinds.values() ?? [])].map((kind) => kind.plays));
@@ -153,7 +189,8 @@ export async function planSearch(
   let best: Found[] | undefined;
   let bestPlays = Infinity;
   // The fewest plays, complete or not (an incomplete family's plays are a lower bound): what a scope reads.
-  let smallest: string[] = families[0]!;
+  // No family when every piece is shorter than a trigram and the word is not ("a a"): the walk checks every play.
+  let smallest: string[] = families[0] ?? [];
   let smallestPlays = Infinity;
   for (const family of families) {
     const entries = family.map((like) => found.get(like)!);
@@ -164,7 +201,26 @@ export async function planSearch(
   const family = smallest.map((like) => lookups[patterns.indexOf(like)]!);
   const familyTerms = smallest.reduce((sum, like) => sum + terms.get(like)!, 0);
   const familyComplete = smallest.every((like) => found.get(like)!.complete);
-  const figures = { atLeast, exact, plays, family, familyTerms, familyComplete };
+  // The kinds the family's values may be of: those read, every kind of titles (the part read last), and every
+  // small kind when their values were not all read.
+  const familyKinds = new Set<SearchTermKind>(
+    (Object.keys(SEARCH_TERM_KINDS) as SearchTermKind[]).filter((kind) => !SMALL_KINDS.includes(kind)),
+  );
+  for (const like of smallest) {
+    const entry = found.get(like)!;
+    for (const kind of entry.kinds.keys()) familyKinds.add(kind);
+    if (!entry.smallComplete) SMALL_KINDS.forEach((kind) => familyKinds.add(kind));
+  }
+  const figures = {
+    atLeast,
+    exact,
+    plays,
+    family,
+    familyTerms,
+    familyComplete,
+    familyPlays: smallestPlays,
+    familyKinds: [...familyKinds],
+  };
   if (!best || bestPlays > KEYED_PLAYS) return { ...figures, candidatePlays: Infinity };
   const summary: SearchPlan = { ...figures, candidatePlays: bestPlays };
   if (!wantKeys(summary)) return summary;
@@ -278,6 +334,35 @@ export function userSearchRows(
      )`;
 }
 
+/**
+ * The rows a search over a whole history counts when its family's values were not all read (search-plan's
+ * lookup stops at LOOKUP_TERMS): the family's values and their keys are read in the same statement, and the
+ * plays of those keys are checked (`where`: the server(s) and the search's check). The keys reach SQL as values
+ * the planner does not look into (thousands of them: estimating each costs more than the read). `bind` is
+ * extended; `serverIds` is bound again for the dictionary.
+ */
+export function familyKeyedRows(plan: SearchPlan, bind: unknown[], serverIds: string[], where: string[]): string | undefined {
+  if (!plan.family || plan.family.length === 0) return undefined;
+  bind.push(serverIds);
+  const servers = `$${bind.length}::uuid[]`;
+  const matched = familyMatched(plan.family, servers, bind);
+  const reaches = new Map<string, string[]>();
+  for (const kind of plan.familyKinds ?? (Object.keys(SEARCH_TERM_KINDS) as SearchTermKind[])) {
+    const { reach } = SEARCH_TERM_KINDS[kind];
+    reaches.set(reach, [...(reaches.get(reach) ?? []), kind]);
+  }
+  const reached = [...reaches].map(
+    ([reach, kinds]) =>
+      `${reach} = ANY((SELECT array_agg(key) FROM keys WHERE kind IN (${kinds.map((kind) => `'${kind}'`).join(', ')}))::text[])`,
+  );
+  return `WITH matched AS (${matched}),
+     keys AS MATERIALIZED (
+       SELECT t.kind, t.key FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
+       WHERE t.server_id = ANY(${servers}) AND t.plays > 0
+     )
+     SELECT 1 FROM playback_history WHERE ${where.join(' AND ')} AND (${reached.join(' OR ')})`;
+}
+
 /** Keys read from the dictionary per kind, merged per condition that reaches their plays. */
 function byReach(rows: Array<{ kind: SearchTermKind; keys: string[] }>): NonNullable<SearchPlan['candidates']> {
   const reached = new Map<string, Set<string>>();
@@ -295,6 +380,17 @@ function byReach(rows: Array<{ kind: SearchTermKind; keys: string[] }>): NonNull
 export function keyedPage(plan: SearchPlan, rows: number, whole: boolean): boolean {
   if (!Number.isFinite(plan.candidatePlays)) return false;
   if (!whole) return true;
-  const walked = (rows * plan.plays) / Math.max(1, plan.atLeast);
-  return walked * WALK_ROW_COST >= plan.candidatePlays;
+  return walkCost(plan, rows) >= plan.candidatePlays;
 }
+
+/** Plays a walk of a whole history in the page's order reads to find `rows` matches (at the surest density). */
+const walkedRows = (plan: SearchPlan, rows: number) => (rows * plan.plays) / Math.max(1, plan.atLeast);
+/** A walk's cost in keyed rows (each walked play a random table read). */
+export const walkCost = (plan: SearchPlan, rows: number) => walkedRows(plan, rows) * WALK_ROW_COST;
+/**
+ * A walk of the date index that keeps the candidates' plays by key (history-query.ts datedWalkPage), in keyed
+ * rows: the index entries walked, INDEX_ENTRIES_PER_ROW to a keyed row (no table read), and the table reads of
+ * the candidates kept on the way (in the candidates' proportion to the surest matches).
+ */
+export const datedWalkCost = (plan: SearchPlan, rows: number) =>
+  walkedRows(plan, rows) / INDEX_ENTRIES_PER_ROW + (rows * plan.candidatePlays) / Math.max(1, plan.atLeast);
