@@ -337,22 +337,32 @@ describe('history search after renames and deletions', () => {
     },
   );
 
-  /** Every page and the count of `word` within `scope` against a plain scan of the scope's plays. */
+  /**
+   * Every page and the count of `word` within `scope` against a plain scan of the scope's plays, newest and oldest
+   * first (the user's index walk) and by duration (the candidates sorted).
+   */
   async function expectScoped(word: string, column: 'user_id' | 'library_id', scope: HistoryRequest['scope'] & { id: string }) {
-    const rows = await db.query<{ id: number }>(
-      `SELECT id FROM playback_history WHERE server_id = $1 AND ${column} = $3 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '')
-             || ' ' || item_name || ' ' || coalesce(client, '') || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2
-           ORDER BY started_at DESC, id DESC`,
-      [serverId, `%${word}%`, scope.id],
-    );
-    const ids: number[] = [];
-    const first = await queryHistory(db, serverId, { ...request(word, 1), scope });
-    for (let page = 1; page <= first.pages; page += 1) {
-      const answer = page === 1 ? first : await queryHistory(db, serverId, { ...request(word, page), scope });
-      for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+    for (const [sort, order] of [
+      ['ActivityDateInserted', 'started_at DESC, id DESC'],
+      ['ActivityDateInserted', 'started_at ASC, id ASC'],
+      ['PlaybackDuration', 'played_seconds DESC, id DESC'],
+    ] as Array<[HistorySort, string]>) {
+      const rows = await db.query<{ id: number }>(
+        `SELECT id FROM playback_history WHERE server_id = $1 AND ${column} = $3 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '')
+               || ' ' || item_name || ' ' || coalesce(client, '') || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2
+             ORDER BY ${order}`,
+        [serverId, `%${word}%`, scope.id],
+      );
+      const at = (page: number): HistoryRequest => ({ ...request(word, page), scope, sort, desc: order.includes('DESC') });
+      const ids: number[] = [];
+      const first = await queryHistory(db, serverId, at(1));
+      for (let page = 1; page <= first.pages; page += 1) {
+        const answer = page === 1 ? first : await queryHistory(db, serverId, at(page));
+        for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+      }
+      expect(ids, `${scope.id} ${order}`).toEqual(rows.map((row) => row.id));
+      expect([first.total, first.total_exact], scope.id).toEqual([rows.length, true]);
     }
-    expect(ids, scope.id).toEqual(rows.map((row) => row.id));
-    expect([first.total, first.total_exact], scope.id).toEqual([rows.length, true]);
   }
 
   const request = (search: string, page: number): HistoryRequest => ({
