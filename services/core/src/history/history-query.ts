@@ -3,6 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
+import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
 import {
   containsPattern,
   datedWalkCost,
@@ -252,10 +253,23 @@ export async function queryHistory(
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
   const pagePlan = choosePage(searched, serverId, request, whole, tuning.page);
-  const pageSelection = selectHistory(serverId, request, pagePlan === 'keyed' ? searched : walk);
+  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  // A rare word within a user whose candidates are users, items or series (all in history_user_cover): the
+  // user's index entries are filtered by key without table reads, and only the user's candidates are checked,
+  // when that costs less than reading every candidate of the server (CANDIDATE_READ_COST).
+  const covered = byUser && pagePlan !== 'walk' && coveredKeys(searched);
+  const userPlays = covered ? await countFromTotals(db, serverId, scope) : undefined;
+  const coverWalk = covered && userPlays !== undefined && userPlays <= CANDIDATE_READ_COST * searched.candidatePlays;
+  // The page in start order walks the user's index (unless a test forces another plan); other orders read the candidates.
+  const coverPage = coverWalk && request.sort === 'ActivityDateInserted' && tuning.page === undefined;
+  const pageSelection = selectHistory(serverId, request, pagePlan === 'keyed' && !coverPage ? searched : walk);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
-  const page =
-    pagePlan === 'datedKeys'
+  const page = coverPage
+    ? `WITH page AS (
+      ${userCoverRows(searched.candidates!, pageSelection, 'id')}
+      ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+    )`
+    : pagePlan === 'datedKeys'
       ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
       : pagePlan === 'datedWalk'
         ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
@@ -267,7 +281,6 @@ export async function queryHistory(
   // enough to reach the cap first) and the user has more plays than the dictionary's part costs (about two index
   // reads per value of the word, at most USER_INDEX_VALUES values), and more plays than the word's candidates
   // hold (a rare word's candidates are read and checked).
-  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
   const byUserIndex = async (plan: SearchPlan) => {
     const userPlays = await countFromTotals(db, serverId, scope);
     if (plan.candidates && plan.candidatePlays <= userPlays) return false;
@@ -286,6 +299,10 @@ export async function queryHistory(
       ? searched
       : undefined;
   const count = async () => {
+    if (coverWalk) {
+      const selection = selectHistory(serverId, request, walk);
+      return countRows(db, userCoverRows(searched.candidates!, selection, '1'), selection.bind);
+    }
     // The keyed count takes the check as is (a CASE would make the planner expect half the plays and scan them).
     const plain = byFamily ? selectHistory(serverId, request) : undefined;
     const countBind = [...(plain ?? { bind }).bind];
@@ -294,7 +311,16 @@ export async function queryHistory(
       : byUser && (await byUserIndex(searched))
         ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
         : undefined;
-    return countRows(db, rows ?? `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, rows ? countBind : bind);
+    if (rows) return countRows(db, rows, countBind);
+    // A user's or a library's matches counted by walking the scope: the check by field values when it holds.
+    const scoped = searched && !searched.candidates && (scope.kind === 'user' || scope.kind === 'library');
+    const byValues = scoped ? await fieldValuesCheck(db, servers, searched, request.search.trim()) : undefined;
+    if (byValues) {
+      const selection = selectHistory(serverId, { ...request, search: '' });
+      selection.where.push(byValues.check(selection.bind));
+      return countRows(db, `SELECT 1 FROM playback_history WHERE ${selection.where.join(' AND ')}`, selection.bind);
+    }
+    return countRows(db, `SELECT 1 FROM playback_history WHERE ${where.join(' AND ')}`, bind);
   };
   const [rows, counted] = await Promise.all([
     db.query<HistoryRow>(
@@ -322,6 +348,37 @@ export async function queryHistory(
     total_exact: exact,
     pages: Math.max(1, Math.ceil(total / request.size)),
   };
+}
+
+/**
+ * Reading one candidate play from the table costs about as much as this many entries of a user's covering index
+ * (a random table page against entries read in order; measured at 5 M plays: docs/performance.md, "Search within
+ * a user or a library").
+ */
+const CANDIDATE_READ_COST = 10;
+/** Candidate keys that history_user_cover carries (its key, or included columns). */
+const COVERED_REACHES = new Set(['user_id', 'item_id', 'series_id']);
+
+function coveredKeys(plan: SearchPlan): boolean {
+  return plan.candidates !== undefined && plan.candidates.every(({ reach }) => COVERED_REACHES.has(reach));
+}
+
+/**
+ * The plays of one user (no other filter) reached by the candidate keys, found in history_user_cover alone (in its
+ * start order, so a page stops early), then checked in the table: `selection` is the walk's (server, user, the
+ * search's check), its bind extended here. The key filter sits in a subquery of its own so that it runs on the
+ * index entries before any table read (a condition on an included column of a plain index scan is only checked
+ * on the table row).
+ */
+function userCoverRows(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection, columns: string): string {
+  const [servers, user, ...checks] = selection.where;
+  const reached = candidates.map(({ reach, keys }) => {
+    selection.bind.push(keys);
+    return `${reach} = ANY($${selection.bind.length}::text[])`;
+  });
+  return `SELECT ${columns} FROM (
+        SELECT id, started_at FROM playback_history WHERE ${servers} AND ${user} AND (${reached.join(' OR ')})
+      ) AS reached WHERE EXISTS (SELECT 1 FROM playback_history h WHERE h.id = reached.id AND ${checks.join(' AND ')})`;
 }
 
 /** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
@@ -454,6 +511,45 @@ function datedWalkPage(
       ) AS checked
       ORDER BY walked.started_at ${direction}, walked.id ${direction} LIMIT ${request.size} OFFSET ${offset}
     )`;
+}
+
+/**
+ * A word without a space lies inside one field of every play it matches (the text joins the fields with single
+ * spaces), so when the dictionary's values containing it were all read by the plan (its one pattern complete: at
+ * most LOOKUP_TERMS values), "the play's text contains the word" is "one of the play's fields is one of those
+ * values": one hashed comparison per field that holds such a value, instead of lowering the joined text of every
+ * play and matching it. A count that walks a scope checks tens of thousands of plays (docs/performance.md,
+ * "Search within a user or a library"). Undefined when that does not hold.
+ */
+async function fieldValuesCheck(
+  db: Database,
+  servers: string[],
+  plan: SearchPlan,
+  word: string,
+): Promise<{ check: (bind: unknown[]) => string } | undefined> {
+  if (word.includes(' ') || plan.family?.length !== 1 || !plan.familyComplete) return undefined;
+  const found = await db.query<{ kind: SearchTermKind; values: string[] }>(
+    `SELECT kind, array_agg(value) AS values FROM history_search_values
+     WHERE server_id = ANY($1::uuid[]) AND lower(value) LIKE lower($2) AND plays > 0 GROUP BY kind`,
+    [servers, containsPattern(word)],
+  );
+  return {
+    check: (bind) => {
+      // The series kinds (with and without a series id) compare the same column: their values are merged.
+      const byField = new Map<string, string[]>();
+      for (const { kind, values } of found) {
+        const field = SEARCH_TERM_KINDS[kind].value;
+        byField.set(field, [...(byField.get(field) ?? []), ...values]);
+      }
+      const fields = [...byField].map(([field, values]) => {
+        bind.push(values);
+        return `${field} = ANY($${bind.length}::text[])`;
+      });
+      // As a CASE, like the walk's check: estimated to keep half the rows, so the planner does not pick an index
+      // for a condition it would think rare.
+      return fields.length > 0 ? `CASE WHEN ${fields.join(' OR ')} THEN true ELSE false END` : 'false';
+    },
+  };
 }
 
 /** The count of a search over a whole history when the dictionary gives it: exact, or surely above the cap. */

@@ -321,7 +321,8 @@ describe('history search after renames and deletions', () => {
       itemId: `item-${i % 25}`,
       itemName: i % 25 === 7 ? 'Ghost Ship' : i % 25 === 9 ? 'Party' : `Film ${i % 25}`,
       itemType: 'Movie',
-      libraryId: 'lib',
+      // Two libraries, so that a search within one of them has plays to leave out.
+      libraryId: i % 4 === 0 ? 'lib-b' : 'lib',
       client: i % 2 ? 'Jellyfin Web' : 'Roku',
       deviceName: `Device ${i % 4}`,
       remoteEndPoint: `10.1.0.${i % 5}`,
@@ -413,25 +414,49 @@ describe('history search after renames and deletions', () => {
     'film storm',
     'jellyfin web',
     'device',
+    // More values than half the user's plays: counted by walking the user's plays, checked by field values.
+    'i',
+    'e',
   ])('counts and pages %j within each user as a plain scan does', async (word) => {
-    for (const userId of ['u0', 'u1', 'u2']) {
+    for (const userId of ['u0', 'u1', 'u2']) await expectScoped(word, 'user_id', { kind: 'user', id: userId });
+  });
+
+  // A library's matches are counted by walking its plays; a word without a space is checked by the values of the
+  // dictionary that contain it (renamed and empty names included), a word with one by the joined text.
+  it.each(['storm', 'alice', 'alicia', 'ghost', 'front', 'roku', '10.1.0.4', '😀', 'film', 'device', 'e', 'iron ghost', 'storm front'])(
+    'counts and pages %j within each library as a plain scan does',
+    async (word) => {
+      for (const libraryId of ['lib', 'lib-b']) await expectScoped(word, 'library_id', { kind: 'library', id: libraryId });
+    },
+  );
+
+  /**
+   * Every page and the count of `word` within `scope` against a plain scan of the scope's plays, newest and oldest
+   * first (the user's index walk) and by duration (the candidates sorted).
+   */
+  async function expectScoped(word: string, column: 'user_id' | 'library_id', scope: HistoryRequest['scope'] & { id: string }) {
+    for (const [sort, order] of [
+      ['ActivityDateInserted', 'started_at DESC, id DESC'],
+      ['ActivityDateInserted', 'started_at ASC, id ASC'],
+      ['PlaybackDuration', 'played_seconds DESC, id DESC'],
+    ] as Array<[HistorySort, string]>) {
       const rows = await db.query<{ id: number }>(
-        `SELECT id FROM playback_history WHERE server_id = $1 AND user_id = $3 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '')
+        `SELECT id FROM playback_history WHERE server_id = $1 AND ${column} = $3 AND (coalesce(user_name, '') || ' ' || coalesce(series_name, '')
                || ' ' || item_name || ' ' || coalesce(client, '') || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) ILIKE $2
-             ORDER BY started_at DESC, id DESC`,
-        [serverId, `%${word}%`, userId],
+             ORDER BY ${order}`,
+        [serverId, `%${word}%`, scope.id],
       );
+      const at = (page: number): HistoryRequest => ({ ...request(word, page), scope, sort, desc: order.includes('DESC') });
       const ids: number[] = [];
-      const first = await queryHistory(db, serverId, { ...request(word, 1), scope: { kind: 'user', id: userId } });
+      const first = await queryHistory(db, serverId, at(1));
       for (let page = 1; page <= first.pages; page += 1) {
-        const answer =
-          page === 1 ? first : await queryHistory(db, serverId, { ...request(word, page), scope: { kind: 'user', id: userId } });
+        const answer = page === 1 ? first : await queryHistory(db, serverId, at(page));
         for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
       }
-      expect(ids, userId).toEqual(rows.map((row) => row.id));
-      expect([first.total, first.total_exact], userId).toEqual([rows.length, true]);
+      expect(ids, `${scope.id} ${order}`).toEqual(rows.map((row) => row.id));
+      expect([first.total, first.total_exact], scope.id).toEqual([rows.length, true]);
     }
-  });
+  }
 
   const request = (search: string, page: number): HistoryRequest => ({
     scope: { kind: 'all' },
