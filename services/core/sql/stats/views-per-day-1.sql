@@ -60,5 +60,5 @@ WITH dates AS MATERIALIZED (
       -- The window's days (none before the first or after today) and their keys.
       SELECT n, to_char(midnights.d::date, 'YYYY-MM-DD') AS key FROM midnights, dates WHERE midnights.d <= dates.last
     )
-    SELECT k.key || '' || c.library_id AS key, sum(c.plays)::int AS plays, sum(c.played_seconds)::bigint AS played_seconds
-      FROM cells c JOIN keys k USING (n) GROUP BY k.key, c.library_id HAVING sum(c.plays) > 0;
+    SELECT k.key || '' || c.library_id AS key, c.plays::int AS plays, c.played_seconds::bigint AS played_seconds
+      FROM cells c JOIN keys k USING (n) WHERE c.plays > 0;

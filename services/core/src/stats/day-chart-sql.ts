@@ -22,8 +22,23 @@
  * `localKey` maps a local midnight (timestamp without zone) to the bucket key. The last day runs to the next
  * local midnight. Rows: key = bucket key || `separator` || library id.
  */
-export function dayChartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
-  const { start, tz, separator, localKey } = options;
+export function dayChartRollup(options: {
+  start: string;
+  tz: string;
+  separator: string;
+  localKey: (local: string) => string;
+  /**
+   * Every day has its own key (a date): each day and library is one row already, so the rows are not summed per
+   * key a second time (that sum sorted the 4,400 text keys of an all-time chart: a quarter of its time in UTC).
+   */
+  keyPerDay?: boolean;
+}): string {
+  const { start, tz, separator, localKey, keyPerDay = false } = options;
+  const final = keyPerDay
+    ? `SELECT k.key || '${separator}' || c.library_id AS key, c.plays::int AS plays, c.played_seconds::bigint AS played_seconds
+      FROM cells c JOIN keys k USING (n) WHERE c.plays > 0`
+    : `SELECT k.key || '${separator}' || c.library_id AS key, sum(c.plays)::int AS plays, sum(c.played_seconds)::bigint AS played_seconds
+      FROM cells c JOIN keys k USING (n) GROUP BY k.key, c.library_id HAVING sum(c.plays) > 0`;
   return `WITH dates AS MATERIALIZED (
       -- The window's local dates: from its first local midnight, or the one before the first play (all time reads
       -- no empty years), to today.
@@ -86,6 +101,5 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
       -- The window's days (none before the first or after today) and their keys.
       SELECT n, ${localKey('midnights.d')} AS key FROM midnights, dates WHERE midnights.d <= dates.last
     )
-    SELECT k.key || '${separator}' || c.library_id AS key, sum(c.plays)::int AS plays, sum(c.played_seconds)::bigint AS played_seconds
-      FROM cells c JOIN keys k USING (n) GROUP BY k.key, c.library_id HAVING sum(c.plays) > 0`;
+    ${final}`;
 }
