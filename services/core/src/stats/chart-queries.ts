@@ -46,7 +46,7 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
     db.query<{ key: string; plays: number; played_seconds: number }>(
       kind === 'hour'
         ? chartRollup({ start: START, tz: '$2', separator: sep, localKey: key, timeOfDay: true })
-        : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key }),
+        : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key, keyPerDay: kind === 'day' }),
       [serverId, tz, days],
     ),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),

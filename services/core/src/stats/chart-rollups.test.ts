@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { recordPlays, type PlayToRecord } from '../history/record-plays.js';
@@ -160,4 +161,48 @@ describe('charts from the library rollups', () => {
       expect(got, `${tz} timeOfDay=${timeOfDay}`).toEqual(want);
     }
   });
+
+  // A whole month with an offset change is read from the month level keyed with a reference day's offset, and the
+  // hours of its other days are moved to their own key (hour rows, or quarter rows for an hour split between two
+  // local hours): random windows with an end, so that whole months with and without changes, partial first months
+  // and ends inside them all occur, in zones with whole-hour, half-hour and negative-offset changes or none.
+  it('charts random windows with an end by hour of the day exactly (fast-check)', async () => {
+    const zones = [
+      'America/New_York',
+      'America/Santiago',
+      'Europe/Dublin',
+      'Australia/Lord_Howe',
+      'Australia/Adelaide',
+      'Pacific/Chatham',
+      'America/St_Johns',
+      'Asia/Kathmandu',
+      'UTC',
+    ];
+    const moment = fc.integer({ min: from - 86_400_000, max: Date.now() });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...zones), moment, moment, async (tz, a, b) => {
+        const start = new Date(Math.min(a, b));
+        const end = new Date(Math.max(a, b) + 1);
+        const want = tally(
+          tz,
+          plays.filter((play) => play.startedAt >= start && play.startedAt < end),
+          (p, play) => `${Number(p.hour)} ${play.libraryId}`,
+        );
+        const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(
+          chartRollup({
+            start: '$2::timestamptz',
+            end: '$3::timestamptz',
+            tz: '$4',
+            separator: ' ',
+            localKey: (local) => `extract(hour FROM ${local})::int::text`,
+            timeOfDay: true,
+          }),
+          [serverId, start, end, tz],
+        );
+        const got = Object.fromEntries(rows.map((row) => [row.key, [row.plays, Number(row.played_seconds)]]));
+        expect(got, `${tz} ${start.toISOString()} – ${end.toISOString()}`).toEqual(want);
+      }),
+      { numRuns: 12, seed: 36 },
+    );
+  }, 120_000);
 });

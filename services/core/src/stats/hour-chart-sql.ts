@@ -16,8 +16,13 @@ import { hourCeil, quarterCeil } from './time-window.js';
  * +05:30 and +05:45 too, where every UTC hour straddles two local hours. The window's whole months (through the
  * current one, whose rest holds no plays, or the last one that ends by the end) are read so; a month's offset is
  * compared at every UTC midnight from its first day to the next month's (no zone changes its offset and back
- * within a day). The other months read hours as above. A 365-day hour chart reads about 12 × 96 month rows and a
- * few hundred hour rows per library; a year in review (by local day and hour) about 8,800 hour rows per library.
+ * within a day). A whole month with an offset change (DST) is read so too, keyed with the offset of a reference
+ * day (the month's most common offset), and the hours of its days with another offset are moved from that key to
+ * their own (their hour rows, or quarter rows where an hour is split between two buckets): a DST month costs its
+ * 96 rows and the hours of the change's shorter side (New York all time at 5 M plays: about 17,400 hour rows
+ * became 2,700). The partial first month reads hours as above. A 365-day hour chart reads about 12 × 96 month
+ * rows and a few hundred hour rows per library; a year in review (by local day and hour) about 8,800 hour rows
+ * per library.
  *
  * `localKey` maps a local timestamp (without zone) to the bucket's key; `tz` is the zone's placeholder; `start`
  * and `end` (excluded; without it the window runs to now) are SQL moments. `$1` is the server id.
@@ -48,25 +53,88 @@ export function chartRollup(options: {
   const months = (level: string) => `bounds,
         LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM ${level} WHERE server_id = $1)) AS first) AS f,
         generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', ${lastMoment} AT TIME ZONE 'UTC'), interval '1 month') AS m`;
+  // Offset of the zone at a UTC midnight given as a UTC wall-clock timestamp (the months' and days' form here).
+  const offsetAt = (wall: string) => `((${wall} AT TIME ZONE 'UTC') AT TIME ZONE ${tz}::text) - ${wall}`;
   const monthCtes = timeOfDay
     ? `, months AS MATERIALIZED (
-      SELECT m AS month FROM ${months('play_rollups_by_library_month_quarter')}
-      WHERE m AT TIME ZONE 'UTC' >= bounds.hours${monthByEnd} AND (
-        SELECT count(DISTINCT ((d AT TIME ZONE 'UTC') AT TIME ZONE ${tz}::text) - d)
-        FROM generate_series(m, m + interval '1 month', interval '1 day') AS d) = 1
-    ), month_quarters AS MATERIALIZED (
-      SELECT (m.month AT TIME ZONE 'UTC') AS bucket, q::smallint AS quarter,
-          ${localKey(`(((m.month AT TIME ZONE 'UTC') + q * interval '15 minutes') AT TIME ZONE ${tz}::text)`)} AS key
-      FROM months m, generate_series(0, 95) AS q
+      -- Every month whole in the window, and whether the zone's offset is the same at each of its UTC midnights.
+      SELECT m AS month, (
+        SELECT count(DISTINCT ${offsetAt('d')}) FROM generate_series(m, m + interval '1 month', interval '1 day') AS d) = 1 AS steady
+      FROM ${months('play_rollups_by_library_month_quarter')}
+      WHERE m AT TIME ZONE 'UTC' >= bounds.hours${monthByEnd}
+    ), refs AS MATERIALIZED (
+      -- Each month's reference day: its first in a steady month; else a UTC day of the month's most common offset
+      -- that keeps it all day (one whose next midnight has the same offset). The month's quarter rows are keyed as
+      -- if every day were that day; the days with another offset are corrected below. A month without such a day
+      -- (none in the tz database) is read by hours.
+      SELECT months.month, months.steady, COALESCE(r.ref, months.month) AS ref FROM months LEFT JOIN LATERAL (
+        SELECT d AS ref FROM (
+          SELECT d, count(*) OVER (PARTITION BY off) AS days FROM (
+            SELECT d, ${offsetAt('d')} AS off, ${offsetAt(`(d + interval '1 day')`)} AS next_off
+            -- (no days for a steady month: a LEFT JOIN's condition would not spare the lateral's work)
+            FROM generate_series(months.month, months.month + CASE WHEN months.steady THEN interval '-1 day'
+              ELSE interval '1 month' - interval '1 day' END, interval '1 day') AS d
+          ) AS o WHERE off = next_off
+        ) AS s ORDER BY days DESC, d LIMIT 1
+      ) AS r ON true
+      WHERE months.steady OR r.ref IS NOT NULL
+    ), month_offsets AS MATERIALIZED (
+      -- The offset each month's quarter rows are read with (the reference day's).
+      SELECT (month AT TIME ZONE 'UTC') AS bucket, ${offsetAt('ref')} AS off FROM refs
+    ), fix_days AS MATERIALIZED (
+      -- The UTC days (to now) of the months not steady whose offset is not the reference day's all day long.
+      SELECT d, ref FROM refs, generate_series(refs.month,
+          LEAST(refs.month + interval '1 month' - interval '1 day', date_trunc('day', ${lastMoment} AT TIME ZONE 'UTC')), interval '1 day') AS d
+      WHERE NOT refs.steady AND NOT (${offsetAt('d')} = ${offsetAt('ref')} AND ${offsetAt(`(d + interval '1 day')`)} = ${offsetAt('ref')})
+    ), fix_hours AS MATERIALIZED (
+      -- Each hour of those days: its key, and the key its quarter rows were given (the same time of the reference
+      -- day); whole when all of it falls in one bucket both ways. rh is the hour's time on the reference day.
+      SELECT h, rh, key, ref_key, ${localKey("(local + interval '45 minutes')")} = key
+          AND (h + interval '45 minutes') AT TIME ZONE ${tz}::text = local + interval '45 minutes'
+          AND ${localKey("(ref_local + interval '45 minutes')")} = ref_key AS whole
+      FROM (
+        SELECT h, rh, local, ref_local, ${localKey('local')} AS key, ${localKey('ref_local')} AS ref_key FROM (
+          SELECT hh AT TIME ZONE 'UTC' AS h, ref + (hh - d) AS rh, (hh AT TIME ZONE 'UTC') AT TIME ZONE ${tz}::text AS local,
+              ((ref + (hh - d)) AT TIME ZONE 'UTC') AT TIME ZONE ${tz}::text AS ref_local
+          FROM fix_days, generate_series(d, d + interval '23 hours', interval '1 hour') AS hh
+          WHERE hh AT TIME ZONE 'UTC' <= ${lastMoment}
+        ) AS l
+      ) AS k
     )`
     : '';
-  // The months' rows from their first on (one index range), each matched to its local key on both the month and
-  // the quarter (a join filter on the month alone compared every month's keys with every row).
+  // The months' rows by one index range per month, summed per offset, quarter and library before any key is
+  // made: a time-of-day key depends on the local time only, so quarter q read with offset o is keyed once, on any
+  // date (96 keys per offset, not one per row; a per-row key or a join on the month and quarter cost more than
+  // the rows' reading). In a month that is not steady, each hour of a day with another offset than the reference
+  // day's moves from the key its rows were given to its own: the hour row (or, for an hour split between two
+  // buckets, its quarter rows) is added under its key and subtracted under the reference's. A DST month so reads
+  // its 96 rows per library and the hours of the days on the change's shorter side, not every hour.
   const monthPart = timeOfDay
-    ? `SELECT mq.key || '${separator}' || r.library_id AS key, r.plays, r.played_seconds
-        FROM play_rollups_by_library_month_quarter r
-        JOIN month_quarters mq ON mq.bucket = r.bucket AND mq.quarter = r.quarter
-        WHERE r.server_id = $1 AND r.bucket >= (SELECT min(month) AT TIME ZONE 'UTC' FROM months)
+    ? `SELECT ${localKey(`(timestamp '2000-01-01' + s.off + s.quarter * interval '15 minutes')`)} || '${separator}' || s.library_id AS key,
+          s.plays, s.played_seconds
+        FROM (
+          SELECT mo.off, r.quarter, r.library_id, sum(r.plays) AS plays, sum(r.played_seconds) AS played_seconds
+          FROM month_offsets mo CROSS JOIN LATERAL (
+            SELECT quarter, library_id, plays, played_seconds FROM play_rollups_by_library_month_quarter
+            WHERE server_id = $1 AND bucket = mo.bucket OFFSET 0
+          ) AS r
+          GROUP BY mo.off, r.quarter, r.library_id
+        ) AS s
+      UNION ALL
+      SELECT k.key || '${separator}' || r.library_id, k.sign * r.plays, k.sign * r.played_seconds
+        FROM fix_hours f CROSS JOIN LATERAL (
+          -- One index probe per hour (OFFSET 0: the planner, expecting millions of rows, built a huge hash).
+          SELECT library_id, plays, played_seconds FROM play_rollups_by_library_hourly WHERE server_id = $1 AND bucket = f.h OFFSET 0
+        ) AS r
+        CROSS JOIN LATERAL (VALUES (f.key, 1), (f.ref_key, -1)) AS k (key, sign)
+        WHERE f.whole AND f.key <> f.ref_key
+      UNION ALL
+      SELECT k.key || '${separator}' || q.library_id, k.sign * q.plays, k.sign * q.played_seconds
+        FROM fix_hours f JOIN play_rollups_by_library q ON q.server_id = $1 AND q.bucket >= f.h AND q.bucket < f.h + interval '1 hour'
+        CROSS JOIN LATERAL (VALUES
+          (${localKey(`(q.bucket AT TIME ZONE ${tz}::text)`)}, 1),
+          (${localKey(`(((f.rh + (q.bucket - f.h)) AT TIME ZONE 'UTC') AT TIME ZONE ${tz}::text)`)}, -1)) AS k (key, sign)
+        WHERE NOT f.whole
       UNION ALL
       `
     : '';
@@ -86,7 +154,7 @@ export function chartRollup(options: {
       FROM ${months('play_rollups_by_library_hourly')}${
         timeOfDay
           ? `
-      WHERE m NOT IN (SELECT month FROM months)`
+      WHERE m NOT IN (SELECT month FROM refs)`
           : ''
       }
     ), hours AS MATERIALIZED (
