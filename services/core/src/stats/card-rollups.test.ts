@@ -364,3 +364,72 @@ describe('the most-popular walk bounded by viewers ever', () => {
     }
   });
 });
+
+/**
+ * The most-viewed walk over months stops on the all-time bound (no window plays a key more than all time) when
+ * the month lists are flat: built so that the key first in the answer sits below twenty plays of one in every
+ * month's list and is met only through the all-time list, which the walk must then count, not only use as a bound.
+ */
+describe('the most-viewed walk bounded by plays ever', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const DAY = 86_400_000;
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const plays: PlayToRecord[] = [];
+    const add = (key: string, count: number, daysAgo: number) => {
+      for (let n = 0; n < count; n += 1) {
+        const startedAt = new Date(Date.now() - daysAgo * DAY - 3_600_000 - n * 60_000);
+        plays.push({
+          serverId,
+          playKey: `${key}-${daysAgo}-${n}`,
+          source: 'monitor',
+          userId: `u${n % 3}`,
+          userName: 'someone',
+          itemId: key,
+          itemName: key,
+          itemType: 'Audio',
+          libraryId: 'music',
+          playMethod: 'DirectPlay',
+          startedAt,
+          endedAt: new Date(startedAt.getTime() + 60_000),
+          playedSeconds: 60,
+        });
+      }
+    };
+    // First in the all-time list, nothing in the window (700 days ago): the window is not all time either.
+    for (let k = 0; k < 5; k += 1) add(`old${k}`, 30, 700);
+    for (let month = 0; month < 12; month += 1) {
+      // The answer's first: one play a month, after twenty plays of one in each month's list (names sort before it).
+      add('z-spread', 1, 30 * month + 1);
+      for (let k = 0; k < 20; k += 1) add(`f${month}-${k}`, 1, 30 * month + 2);
+    }
+    // Six plays in one month each: first in their month's list, tied in the answer.
+    for (let k = 0; k < 6; k += 1) add(`b${k}`, 6, 30 * k + 3);
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('meets the keys of the answer and ranks them as the history does', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    const [first] = await db.query<{ plays: number }>(
+      `SELECT count(*)::int AS plays FROM playback_history WHERE server_id = $1 AND item_id = 'z-spread' AND started_at >= ${daysWindowStart('$2', '$3')}`,
+      [serverId, 'UTC', 365],
+    );
+    expect(first!.plays).toBe(12);
+    for (const firstDepth of [1, 2, 10]) {
+      const walked = await topOfWindow(db, serverId, 'UTC', 365, 'Audio', 'plays', 5, firstDepth);
+      // Every key tied with the fifth is kept (names break those ties), in no particular order among them.
+      expect(walked!.map((row) => [row.key, row.plays]).sort(), `from ${firstDepth}`).toEqual([
+        ...['b0', 'b1', 'b2', 'b3', 'b4', 'b5'].map((key) => [key, 6]),
+        ['z-spread', 12],
+      ]);
+    }
+    const cards = await topItems(db, serverId, 'UTC', 365, 'Audio', 'plays');
+    expect(cards.map((card) => [card.Id, card.Plays])).toEqual([['z-spread', 12], ...['b0', 'b1', 'b2', 'b3'].map((key) => [key, 6])]);
+  });
+});
