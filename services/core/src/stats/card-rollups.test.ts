@@ -433,3 +433,71 @@ describe('the most-viewed walk bounded by plays ever', () => {
     expect(cards.map((card) => [card.Id, card.Plays])).toEqual([['z-spread', 12], ...['b0', 'b1', 'b2', 'b3'].map((key) => [key, 6])]);
   });
 });
+
+/**
+ * A window that holds every play of the server reads the all-time span; built so that the first plays fall
+ * between the window's start (a local midnight, +05:30) and the next UTC midnight, the part a window otherwise
+ * reads from the history: counted twice, or not at all, each card would differ from the history.
+ */
+describe('cards over a window that holds every play', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const tz = 'Asia/Kolkata';
+  const days = 3;
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const [{ start }] = (await db.query<{ start: Date }>(`SELECT ${daysWindowStart('$1', '$2')} AS start`, [tz, days])) as [
+      { start: Date },
+    ];
+    const plays: PlayToRecord[] = [];
+    for (let n = 0; n < 40; n += 1) {
+      // The first ten an hour after the window's start (before its first UTC midnight), the rest later on.
+      const startedAt = new Date(new Date(start).getTime() + (n < 10 ? 3_600_000 + n * 60_000 : 86_400_000 + n * 600_000));
+      const kind = n % 3;
+      plays.push({
+        serverId,
+        playKey: `w${n}`,
+        source: 'monitor',
+        userId: `u${n % 4}`,
+        userName: 'someone',
+        itemId: `${['m', 'e', 'a'][kind]}${n % 5}`,
+        itemName: `Item ${n % 5}`,
+        itemType: ['Movie', 'Episode', 'Audio'][kind],
+        seriesId: kind === 1 ? `s${n % 2}` : null,
+        seriesName: kind === 1 ? `Series ${n % 2}` : null,
+        libraryId: `lib${n % 3}`,
+        client: `client${n % 2}`,
+        playMethod: 'DirectPlay',
+        startedAt,
+        endedAt: new Date(startedAt.getTime() + 60_000),
+        playedSeconds: 60 + n,
+      });
+    }
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('counts each play once', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    const counted = async (column: string) => {
+      const rows = await db.query<{ key: string; plays: number; seconds: string }>(
+        `SELECT ${column} AS key, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+         WHERE server_id = $1 GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1`,
+        [serverId],
+      );
+      return rows.map((row) => [row.key, row.plays, Number(row.seconds)]);
+    };
+    const users = await topUsers(db, serverId, tz, days);
+    expect(users.map((u) => [u.UserId, u.Plays, u.total_playback_duration])).toEqual((await counted('user_id')).slice(0, 5));
+    const clients = await topClients(db, serverId, tz, days, null);
+    expect(clients.map((c) => [c.Client, c.Plays, c.total_playback_duration])).toEqual(await counted('client'));
+    const libraries = await topLibraries(db, serverId, tz, days);
+    expect(libraries.map((l) => [l.Id, l.Plays, l.total_playback_duration])).toEqual(await counted('library_id'));
+    const movies = await topItems(db, serverId, tz, days, 'Movie', 'plays');
+    expect(movies.reduce((sum, card) => sum + card.Plays, 0)).toBe(14);
+  });
+});

@@ -6,7 +6,9 @@ import { daysWindowStart, monthCeil } from './time-window.js';
  * Plays and seconds per key of a card (play_card_rollups, migration 0018) over a days window, exact at any
  * window start: whole UTC months from the month span, the whole UTC days before the first whole month from the
  * day span, and the plays before the first UTC midnight (the window starts at a local midnight) from
- * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key.
+ * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key. A window that holds
+ * every play of the server (nothing started before it: all time, say) reads the all-time span instead, one row
+ * per key (500 users: 500 rows, not 18,500 month rows); the unused branches cost nothing (one-time filters).
  *
  * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder). With `start`
  * (SQL), the window runs from that moment to now (an hours window, say) instead of from a local midnight.
@@ -16,19 +18,25 @@ export function cardWindowSql(kind: CardKind, keysParam?: string, start = daysWi
   const rollupKeys = keysParam ? `AND key = ANY(${keysParam})` : '';
   const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
   return `WITH bounds AS MATERIALIZED (
-      SELECT start, days, ${monthCeil('days')} AS months
+      SELECT start, days, ${monthCeil('days')} AS months,
+        NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < start) AS everything
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
             FROM (SELECT ${start} AS start) AS s) AS d
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       SELECT key, plays, played_seconds FROM play_card_rollups
-        WHERE server_id = $1 AND kind = '${kind}' AND span = 'month' AND bucket >= (SELECT months FROM bounds) ${rollupKeys}
+        WHERE server_id = $1 AND kind = '${kind}' AND span = 'all' AND bucket = ${ALL_TIME_BUCKET} AND (SELECT everything FROM bounds) ${rollupKeys}
       UNION ALL
       SELECT key, plays, played_seconds FROM play_card_rollups
-        WHERE server_id = $1 AND kind = '${kind}' AND span = 'day' AND bucket >= (SELECT days FROM bounds) AND bucket < (SELECT months FROM bounds) ${rollupKeys}
+        WHERE server_id = $1 AND kind = '${kind}' AND span = 'month' AND bucket >= (SELECT months FROM bounds) AND NOT (SELECT everything FROM bounds) ${rollupKeys}
+      UNION ALL
+      SELECT key, plays, played_seconds FROM play_card_rollups
+        WHERE server_id = $1 AND kind = '${kind}' AND span = 'day' AND bucket >= (SELECT days FROM bounds) AND bucket < (SELECT months FROM bounds)
+          AND NOT (SELECT everything FROM bounds) ${rollupKeys}
       UNION ALL
       SELECT ${key}, 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT days FROM bounds) AND ${filter} ${historyKeys}
+        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT days FROM bounds)
+          AND NOT (SELECT everything FROM bounds) AND ${filter} ${historyKeys}
     ) AS parts GROUP BY key HAVING sum(plays) > 0`;
 }
 
@@ -76,9 +84,11 @@ const MAX_MONTH_LISTS = 13;
  * and seconds, which only order keys tied on viewers, are read at the end for the keys that can be in the answer
  * (those at or above the size-th best's viewers), not for every key met: each key's plays are a dozen month rows
  * and a month of day rows, scattered over the table's pages, so reading them for every key met was most of a
- * cold call's page reads. For the same reason a walk by plays starts at depth 10, not 25: at 5 M plays the fifth
- * best of a 365-day window is above the lists' sum at depth 10 for every kind, and each key counted costs
- * a few dozen page reads. By viewers, a key counted is two index ranges, and the ties at the top need depth.
+ * cold call's page reads. For the same reason a walk by plays over more than three months starts at depth 10,
+ * not 25: at 5 M plays the fifth best of a 365-day window is above the thirteen lists' sum at depth 10 for every
+ * kind, and each key counted costs a few dozen page reads. Over a month or two the lists hold far more than the
+ * window (a whole month for a few days of it), so depth 10 is too shallow there and would cost a second round;
+ * by viewers, a key counted is two index ranges, and the ties at the top need depth.
  */
 export async function topOfWindow(
   db: Database,
@@ -88,7 +98,7 @@ export async function topOfWindow(
   kind: 'Movie' | 'Series' | 'Audio',
   by: RankBy,
   size: number,
-  firstDepth = by === 'viewers' ? 25 : 10,
+  firstDepth?: number,
 ): Promise<WindowCount[] | undefined> {
   // The window's first moment, over `$2` (zone) and `$3` (days); it runs to now.
   const first = daysWindowStart('$2', '$3');
@@ -107,7 +117,7 @@ export async function topOfWindow(
   // Over months, the all-time list bounds keys by plays too (over all time it is the walk's own list).
   const withAllTime = by === 'plays' && span === 'month';
   let growth = 4;
-  for (let depth = firstDepth; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
+  for (let depth = firstDepth ?? (by === 'plays' && lists.length > 3 ? 10 : 25); ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. The second
     // lists (keys by viewers ever, or by plays ever) are read at the same time.
     const [heads, viewerHeads, allTimeHeads] = await Promise.all([
