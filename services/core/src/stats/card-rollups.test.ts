@@ -113,8 +113,14 @@ describe('cards from the card rollups', () => {
     for (const tz of zones) {
       for (const days of windows) {
         for (const type of ['Movie', 'Series', 'Audio'] as const) {
-          for (const by of ['plays', 'viewers'] as const) {
-            const cards = await topItems(db, serverId, tz, days, type, by);
+          // The walk (small histories are otherwise counted from the history: historyBelow 0 walks them) and the history.
+          for (const [by, historyBelow] of [
+            ['plays', 0],
+            ['viewers', 0],
+            ['plays', undefined],
+            ['viewers', undefined],
+          ] as const) {
+            const cards = await topItems(db, serverId, tz, days, type, by, historyBelow);
             const expected = await expectedItems(tz, days, type, by);
             expect(expected.length, `${tz} ${days} ${type}`).toBeGreaterThan(0);
             expect(
@@ -160,7 +166,7 @@ describe('cards from the card rollups', () => {
         for (const type of ['Movie', 'Series', 'Audio'] as const) {
           for (const by of ['plays', 'viewers'] as const) {
             for (const firstDepth of [1, 2]) {
-              const walked = await topOfWindow(db, serverId, tz, days, type, by, 5, firstDepth);
+              const walked = await topOfWindow(db, serverId, tz, days, type, by, 5, firstDepth, 0);
               const expected = await expectedItems(tz, days, type, by);
               // The walk keeps every key tied with the fifth (names break those ties), so it holds at least the five expected.
               expect(walked!.length).toBeGreaterThanOrEqual(Math.min(5, expected.length));
@@ -354,12 +360,12 @@ describe('the most-popular walk bounded by viewers ever', () => {
   it('meets every series of the answer', async () => {
     expect(await findRollupDifferences(db)).toEqual([]);
     for (const firstDepth of [1, 2, 25]) {
-      const walked = await topOfWindow(db, serverId, 'UTC', 30, 'Series', 'viewers', 5, firstDepth);
+      const walked = await topOfWindow(db, serverId, 'UTC', 30, 'Series', 'viewers', 5, firstDepth, 0);
       expect(walked!.slice(0, 2).map((row) => [row.key, row.viewers, row.plays])).toEqual([
         ['s-top', 3, 200],
         ['s-z', 3, 50],
       ]);
-      const cards = await topItems(db, serverId, 'UTC', 30, 'Series', 'viewers');
+      const cards = await topItems(db, serverId, 'UTC', 30, 'Series', 'viewers', 0);
       expect(cards.map((card) => card.Id)).toEqual(['s-top', 's-z', 's-hi1', 's-hi2', 's-hi3']);
     }
   });
@@ -422,14 +428,14 @@ describe('the most-viewed walk bounded by plays ever', () => {
     );
     expect(first!.plays).toBe(12);
     for (const firstDepth of [1, 2, 10]) {
-      const walked = await topOfWindow(db, serverId, 'UTC', 365, 'Audio', 'plays', 5, firstDepth);
+      const walked = await topOfWindow(db, serverId, 'UTC', 365, 'Audio', 'plays', 5, firstDepth, 0);
       // Every key tied with the fifth is kept (names break those ties), in no particular order among them.
       expect(walked!.map((row) => [row.key, row.plays]).sort(), `from ${firstDepth}`).toEqual([
         ...['b0', 'b1', 'b2', 'b3', 'b4', 'b5'].map((key) => [key, 6]),
         ['z-spread', 12],
       ]);
     }
-    const cards = await topItems(db, serverId, 'UTC', 365, 'Audio', 'plays');
+    const cards = await topItems(db, serverId, 'UTC', 365, 'Audio', 'plays', 0);
     expect(cards.map((card) => [card.Id, card.Plays])).toEqual([['z-spread', 12], ...['b0', 'b1', 'b2', 'b3'].map((key) => [key, 6])]);
   });
 });

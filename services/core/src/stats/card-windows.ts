@@ -60,11 +60,19 @@ const rankValue = (by: RankBy, row: WindowCount) => (by === 'viewers' ? row.view
 const MAX_DEPTH = 5_000;
 /** Windows touching more UTC months than this are bounded by the all-time list instead of one list per month. */
 const MAX_MONTH_LISTS = 13;
+/**
+ * Windows whose UTC months hold fewer plays than this (of every kind) are left to the caller, which counts them
+ * from the history: a few thousand index entries cost less than a walk, whose lists are flat when a month has
+ * far fewer plays than the library has items (30 days at 100 k plays: the fifth best has two plays, and the walk
+ * counted some 400 keys).
+ */
+export const SHORT_HISTORY_PLAYS = 10_000;
 
 /**
  * The keys of an item card that can be in its top `size` over a days window, with their counts: every key
  * whose rank is at least the size-th best's, so ties are left for the caller to break by name. Undefined when
- * the walk would be long: the caller counts every key instead.
+ * the walk would be long, or the window's months hold fewer than `historyBelow` plays: the caller counts every key
+ * from the history instead.
  *
  * A threshold walk (Fagin's threshold algorithm) over lists of keys by plays, read from the month span of
  * play_card_rollups (one list per UTC month the window touches; its month row holds every play of the window in
@@ -99,20 +107,24 @@ export async function topOfWindow(
   by: RankBy,
   size: number,
   firstDepth?: number,
+  historyBelow = SHORT_HISTORY_PLAYS,
 ): Promise<WindowCount[] | undefined> {
   // The window's first moment, over `$2` (zone) and `$3` (days); it runs to now.
   const first = daysWindowStart('$2', '$3');
   const seen = new Map<string, WindowCount>();
   // $1 (the server) only keeps the placeholders those of cardWindowSql.
-  const [{ lists, everything }] = (await db.query<{ lists: string[]; everything: boolean }>(
+  const [{ lists, everything, months_plays }] = (await db.query<{ lists: string[]; everything: boolean; months_plays: number }>(
     `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
-       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < ${first}) AS everything
+       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < ${first}) AS everything,
+       (SELECT COALESCE(sum(plays), 0) FROM play_card_rollups WHERE server_id = $1 AND kind = 'method' AND span = 'month'
+         AND bucket >= date_trunc('month', ${first} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS months_plays
      FROM generate_series(
        date_trunc('month', ${first} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
      WHERE $1::uuid IS NOT NULL`,
     [serverId, tz, days],
-  )) as [{ lists: string[]; everything: boolean }];
+  )) as [{ lists: string[]; everything: boolean; months_plays: number }];
   if (everything) return by === 'viewers' ? allTimeByViewers(db, serverId, kind, size) : allTimeByPlays(db, serverId, kind, size);
+  if (months_plays < historyBelow) return undefined;
   const span = lists[0] === 'all' ? 'all' : 'month';
   // Over months, the all-time list bounds keys by plays too (over all time it is the walk's own list).
   const withAllTime = by === 'plays' && span === 'month';
