@@ -1,7 +1,7 @@
 WITH bounds AS MATERIALIZED (
       SELECT start, days, (date_trunc('month', days AT TIME ZONE 'UTC') + CASE WHEN days = date_trunc('month', days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC' AS months,
-        NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < start) AS everything
+        COALESCE((SELECT min(started_at) FROM playback_history WHERE server_id = $1) >= start, true) AS everything
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
             FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS d
     )

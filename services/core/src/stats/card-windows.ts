@@ -9,6 +9,8 @@ import { daysWindowStart, monthCeil } from './time-window.js';
  * playback_history. A 365-day window reads about 12 month rows and up to 31 day rows per key. A window that holds
  * every play of the server (nothing started before it: all time, say) reads the all-time span instead, one row
  * per key (500 users: 500 rows, not 18,500 month rows); the unused branches cost nothing (one-time filters).
+ * "Nothing started before it" is the first play's start (one end of an index), not NOT EXISTS, which the planner
+ * answered with a sequential scan: quick when old plays come first in the table, the whole table otherwise.
  *
  * `$1` server id, `$2` zone, `$3` days; with `keysParam`, only those keys (a text[] placeholder). With `start`
  * (SQL), the window runs from that moment to now (an hours window, say) instead of from a local midnight.
@@ -19,7 +21,7 @@ export function cardWindowSql(kind: CardKind, keysParam?: string, start = daysWi
   const historyKeys = keysParam ? `AND ${key} = ANY(${keysParam})` : '';
   return `WITH bounds AS MATERIALIZED (
       SELECT start, days, ${monthCeil('days')} AS months,
-        NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < start) AS everything
+        COALESCE((SELECT min(started_at) FROM playback_history WHERE server_id = $1) >= start, true) AS everything
       FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
             FROM (SELECT ${start} AS start) AS s) AS d
     )
@@ -115,7 +117,7 @@ export async function topOfWindow(
   // $1 (the server) only keeps the placeholders those of cardWindowSql.
   const [{ lists, everything, months_plays }] = (await db.query<{ lists: string[]; everything: boolean; months_plays: number }>(
     `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
-       NOT EXISTS (SELECT 1 FROM playback_history WHERE server_id = $1 AND started_at < ${first}) AS everything,
+       COALESCE((SELECT min(started_at) FROM playback_history WHERE server_id = $1) >= ${first}, true) AS everything,
        (SELECT COALESCE(sum(plays), 0) FROM play_card_rollups WHERE server_id = $1 AND kind = 'method' AND span = 'month'
          AND bucket >= date_trunc('month', ${first} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS months_plays
      FROM generate_series(
@@ -131,8 +133,9 @@ export async function topOfWindow(
   let growth = 4;
   for (let depth = firstDepth ?? (by === 'plays' && lists.length > 3 ? 10 : 25); ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. The second
-    // lists (keys by viewers ever, or by plays ever) are read at the same time.
-    const [heads, viewerHeads, allTimeHeads] = await Promise.all([
+    // lists are read at the same time: keys by viewers ever (a query of its own), or keys by plays ever (the
+    // all-time span, as one more list 'all' of the same statement: no second connection, no second round trip).
+    const [read, viewerHeads] = await Promise.all([
       db.query<{ list: string; key: string; value: string }>(
         `SELECT m.list, l.key, l.value FROM unnest($3::text[]) AS m(list)
          CROSS JOIN LATERAL (
@@ -140,7 +143,16 @@ export async function topOfWindow(
            WHERE server_id = $1 AND kind = $2 AND span = '${span}'
              AND bucket = ${span === 'all' ? ALL_TIME_BUCKET : `(m.list::timestamp AT TIME ZONE 'UTC')`}
            ORDER BY plays DESC, key LIMIT ${depth}
-         ) AS l`,
+         ) AS l
+         ${
+           withAllTime
+             ? `UNION ALL
+         SELECT 'all', key, plays FROM (
+           SELECT key, plays FROM play_card_rollups WHERE server_id = $1 AND kind = $2 AND span = 'all' AND bucket = ${ALL_TIME_BUCKET}
+           ORDER BY plays DESC, key LIMIT ${depth}
+         ) AS a`
+             : ''
+         }`,
         [serverId, kind, span === 'all' ? ['all'] : lists],
       ),
       by === 'viewers'
@@ -149,14 +161,9 @@ export async function topOfWindow(
             [serverId, kind],
           )
         : Promise.resolve([]),
-      withAllTime
-        ? db.query<{ key: string; value: number }>(
-            `SELECT key, plays AS value FROM play_card_rollups
-             WHERE server_id = $1 AND kind = $2 AND span = 'all' AND bucket = ${ALL_TIME_BUCKET} ORDER BY plays DESC, key LIMIT ${depth}`,
-            [serverId, kind],
-          )
-        : Promise.resolve([]),
     ]);
+    const heads = withAllTime ? read.filter((head) => head.list !== 'all') : read;
+    const allTimeHeads = withAllTime ? read.filter((head) => head.list === 'all') : [];
     let threshold = 0;
     const perList = new Map<string, { count: number; last: number }>();
     for (const head of heads) perList.set(head.list, { count: (perList.get(head.list)?.count ?? 0) + 1, last: Number(head.value) });
