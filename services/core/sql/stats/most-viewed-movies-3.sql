@@ -1,16 +1,12 @@
-WITH bounds AS MATERIALIZED (
-      SELECT start, days, (date_trunc('month', days AT TIME ZONE 'UTC') + CASE WHEN days = date_trunc('month', days AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-          THEN interval '0' ELSE interval '1 month' END) AT TIME ZONE 'UTC' AS months
-      FROM (SELECT start, to_timestamp(ceil(extract(epoch FROM start) / 86400) * 86400) AS days
-            FROM (SELECT ((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text) AS start) AS s) AS d
-    )
-    SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
-      SELECT key, plays, played_seconds FROM play_card_rollups
-        WHERE server_id = $1 AND kind = 'Movie' AND span = 'month' AND bucket >= (SELECT months FROM bounds) AND key = ANY($4::text[])
-      UNION ALL
-      SELECT key, plays, played_seconds FROM play_card_rollups
-        WHERE server_id = $1 AND kind = 'Movie' AND span = 'day' AND bucket >= (SELECT days FROM bounds) AND bucket < (SELECT months FROM bounds) AND key = ANY($4::text[])
-      UNION ALL
-      SELECT item_id, 1, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= (SELECT start FROM bounds) AND started_at < (SELECT days FROM bounds) AND item_type = 'Movie' AND item_id = ANY($4::text[])
-    ) AS parts GROUP BY key HAVING sum(plays) > 0;
+WITH ranked AS (
+       SELECT * FROM json_to_recordset($2::json) AS r(id text, plays int, viewers int, played_seconds bigint)
+     ), top AS (
+       SELECT ranked.*, i.name, i.primary_image_hash AS image_hash, i.archived FROM ranked
+       LEFT JOIN items i ON i.server_id = $1 AND i.id = ranked.id
+     )
+     SELECT top.*, COALESCE(top.name, last.name) AS name FROM top
+     LEFT JOIN LATERAL (
+       SELECT item_name AS name FROM playback_history
+       WHERE server_id = $1 AND item_id = top.id ORDER BY started_at DESC LIMIT 1
+     ) AS last ON top.name IS NULL
+     ORDER BY plays DESC, played_seconds DESC, COALESCE(top.name, last.name), top.id LIMIT 5;

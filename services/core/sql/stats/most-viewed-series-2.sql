@@ -1,7 +1,2 @@
-SELECT m.list, l.key, l.value FROM unnest($3::text[]) AS m(list)
-         CROSS JOIN LATERAL (
-           SELECT key, plays AS value FROM play_card_rollups
-           WHERE server_id = $1 AND kind = $2 AND span = 'month'
-             AND bucket = (m.list::timestamp AT TIME ZONE 'UTC')
-           ORDER BY plays DESC, key LIMIT 25
-         ) AS l;
+SELECT key, plays, played_seconds FROM play_card_rollups
+     WHERE server_id = $1 AND kind = $2 AND span = 'all' AND bucket = 'epoch'::timestamptz AND plays > 0 AND plays >= COALESCE((SELECT plays FROM play_card_rollups WHERE server_id = $1 AND kind = $2 AND span = 'all' AND bucket = 'epoch'::timestamptz AND plays > 0 ORDER BY plays DESC, key OFFSET 4 LIMIT 1), 1);

@@ -38,10 +38,20 @@ interface RankedItem {
 /**
  * Most viewed (plays) or most popular (distinct viewers) movies, series or tracks. Names and images of the
  * winners come from items, or from their latest play when the item is not (or no longer) in the library.
- * Ties: plays (or viewers, then plays), then watched seconds, then name.
+ * Ties: plays (or viewers, then plays), then watched seconds, then name. `historyBelow`: see topOfWindow (tests
+ * set 0 to walk small histories).
  */
-export async function topItems(db: Database, serverId: string, tz: string, days: number, type: CardType, by: 'plays' | 'viewers') {
-  const walked = days > SHORT_WINDOW_DAYS ? await topOfWindow(db, serverId, tz, days, type, by, CARD_SIZE) : undefined;
+export async function topItems(
+  db: Database,
+  serverId: string,
+  tz: string,
+  days: number,
+  type: CardType,
+  by: 'plays' | 'viewers',
+  historyBelow?: number,
+) {
+  const walked =
+    days > SHORT_WINDOW_DAYS ? await topOfWindow(db, serverId, tz, days, type, by, CARD_SIZE, undefined, historyBelow) : undefined;
   const ranked = walked
     ? walked.map(({ key, ...counts }) => ({ id: key, ...counts }))
     : await rankedFromHistory(db, serverId, tz, days, type, by);

@@ -113,8 +113,14 @@ describe('cards from the card rollups', () => {
     for (const tz of zones) {
       for (const days of windows) {
         for (const type of ['Movie', 'Series', 'Audio'] as const) {
-          for (const by of ['plays', 'viewers'] as const) {
-            const cards = await topItems(db, serverId, tz, days, type, by);
+          // The walk (small histories are otherwise counted from the history: historyBelow 0 walks them) and the history.
+          for (const [by, historyBelow] of [
+            ['plays', 0],
+            ['viewers', 0],
+            ['plays', undefined],
+            ['viewers', undefined],
+          ] as const) {
+            const cards = await topItems(db, serverId, tz, days, type, by, historyBelow);
             const expected = await expectedItems(tz, days, type, by);
             expect(expected.length, `${tz} ${days} ${type}`).toBeGreaterThan(0);
             expect(
@@ -160,7 +166,7 @@ describe('cards from the card rollups', () => {
         for (const type of ['Movie', 'Series', 'Audio'] as const) {
           for (const by of ['plays', 'viewers'] as const) {
             for (const firstDepth of [1, 2]) {
-              const walked = await topOfWindow(db, serverId, tz, days, type, by, 5, firstDepth);
+              const walked = await topOfWindow(db, serverId, tz, days, type, by, 5, firstDepth, 0);
               const expected = await expectedItems(tz, days, type, by);
               // The walk keeps every key tied with the fifth (names break those ties), so it holds at least the five expected.
               expect(walked!.length).toBeGreaterThanOrEqual(Math.min(5, expected.length));
@@ -354,13 +360,150 @@ describe('the most-popular walk bounded by viewers ever', () => {
   it('meets every series of the answer', async () => {
     expect(await findRollupDifferences(db)).toEqual([]);
     for (const firstDepth of [1, 2, 25]) {
-      const walked = await topOfWindow(db, serverId, 'UTC', 30, 'Series', 'viewers', 5, firstDepth);
+      const walked = await topOfWindow(db, serverId, 'UTC', 30, 'Series', 'viewers', 5, firstDepth, 0);
       expect(walked!.slice(0, 2).map((row) => [row.key, row.viewers, row.plays])).toEqual([
         ['s-top', 3, 200],
         ['s-z', 3, 50],
       ]);
-      const cards = await topItems(db, serverId, 'UTC', 30, 'Series', 'viewers');
+      const cards = await topItems(db, serverId, 'UTC', 30, 'Series', 'viewers', 0);
       expect(cards.map((card) => card.Id)).toEqual(['s-top', 's-z', 's-hi1', 's-hi2', 's-hi3']);
     }
+  });
+});
+
+/**
+ * The most-viewed walk over months stops on the all-time bound (no window plays a key more than all time) when
+ * the month lists are flat: built so that the key first in the answer sits below twenty plays of one in every
+ * month's list and is met only through the all-time list, which the walk must then count, not only use as a bound.
+ */
+describe('the most-viewed walk bounded by plays ever', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const DAY = 86_400_000;
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const plays: PlayToRecord[] = [];
+    const add = (key: string, count: number, daysAgo: number) => {
+      for (let n = 0; n < count; n += 1) {
+        const startedAt = new Date(Date.now() - daysAgo * DAY - 3_600_000 - n * 60_000);
+        plays.push({
+          serverId,
+          playKey: `${key}-${daysAgo}-${n}`,
+          source: 'monitor',
+          userId: `u${n % 3}`,
+          userName: 'someone',
+          itemId: key,
+          itemName: key,
+          itemType: 'Audio',
+          libraryId: 'music',
+          playMethod: 'DirectPlay',
+          startedAt,
+          endedAt: new Date(startedAt.getTime() + 60_000),
+          playedSeconds: 60,
+        });
+      }
+    };
+    // First in the all-time list, nothing in the window (700 days ago): the window is not all time either.
+    for (let k = 0; k < 5; k += 1) add(`old${k}`, 30, 700);
+    for (let month = 0; month < 12; month += 1) {
+      // The answer's first: one play a month, after twenty plays of one in each month's list (names sort before it).
+      add('z-spread', 1, 30 * month + 1);
+      for (let k = 0; k < 20; k += 1) add(`f${month}-${k}`, 1, 30 * month + 2);
+    }
+    // Six plays in one month each: first in their month's list, tied in the answer.
+    for (let k = 0; k < 6; k += 1) add(`b${k}`, 6, 30 * k + 3);
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('meets the keys of the answer and ranks them as the history does', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    const [first] = await db.query<{ plays: number }>(
+      `SELECT count(*)::int AS plays FROM playback_history WHERE server_id = $1 AND item_id = 'z-spread' AND started_at >= ${daysWindowStart('$2', '$3')}`,
+      [serverId, 'UTC', 365],
+    );
+    expect(first!.plays).toBe(12);
+    for (const firstDepth of [1, 2, 10]) {
+      const walked = await topOfWindow(db, serverId, 'UTC', 365, 'Audio', 'plays', 5, firstDepth, 0);
+      // Every key tied with the fifth is kept (names break those ties), in no particular order among them.
+      expect(walked!.map((row) => [row.key, row.plays]).sort(), `from ${firstDepth}`).toEqual([
+        ...['b0', 'b1', 'b2', 'b3', 'b4', 'b5'].map((key) => [key, 6]),
+        ['z-spread', 12],
+      ]);
+    }
+    const cards = await topItems(db, serverId, 'UTC', 365, 'Audio', 'plays', 0);
+    expect(cards.map((card) => [card.Id, card.Plays])).toEqual([['z-spread', 12], ...['b0', 'b1', 'b2', 'b3'].map((key) => [key, 6])]);
+  });
+});
+
+/**
+ * A window that holds every play of the server reads the all-time span; built so that the first plays fall
+ * between the window's start (a local midnight, +05:30) and the next UTC midnight, the part a window otherwise
+ * reads from the history: counted twice, or not at all, each card would differ from the history.
+ */
+describe('cards over a window that holds every play', () => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const serverId = randomUUID();
+  const tz = 'Asia/Kolkata';
+  const days = 3;
+
+  beforeAll(async () => {
+    ({ db, close } = await createHistoryTestDatabase(serverId));
+    const [{ start }] = (await db.query<{ start: Date }>(`SELECT ${daysWindowStart('$1', '$2')} AS start`, [tz, days])) as [
+      { start: Date },
+    ];
+    const plays: PlayToRecord[] = [];
+    for (let n = 0; n < 40; n += 1) {
+      // The first ten an hour after the window's start (before its first UTC midnight), the rest later on.
+      const startedAt = new Date(new Date(start).getTime() + (n < 10 ? 3_600_000 + n * 60_000 : 86_400_000 + n * 600_000));
+      const kind = n % 3;
+      plays.push({
+        serverId,
+        playKey: `w${n}`,
+        source: 'monitor',
+        userId: `u${n % 4}`,
+        userName: 'someone',
+        itemId: `${['m', 'e', 'a'][kind]}${n % 5}`,
+        itemName: `Item ${n % 5}`,
+        itemType: ['Movie', 'Episode', 'Audio'][kind],
+        seriesId: kind === 1 ? `s${n % 2}` : null,
+        seriesName: kind === 1 ? `Series ${n % 2}` : null,
+        libraryId: `lib${n % 3}`,
+        client: `client${n % 2}`,
+        playMethod: 'DirectPlay',
+        startedAt,
+        endedAt: new Date(startedAt.getTime() + 60_000),
+        playedSeconds: 60 + n,
+      });
+    }
+    await recordPlays(db, plays);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('counts each play once', async () => {
+    expect(await findRollupDifferences(db)).toEqual([]);
+    const counted = async (column: string) => {
+      const rows = await db.query<{ key: string; plays: number; seconds: string }>(
+        `SELECT ${column} AS key, count(*)::int AS plays, sum(played_seconds) AS seconds FROM playback_history
+         WHERE server_id = $1 GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1`,
+        [serverId],
+      );
+      return rows.map((row) => [row.key, row.plays, Number(row.seconds)]);
+    };
+    const users = await topUsers(db, serverId, tz, days);
+    expect(users.map((u) => [u.UserId, u.Plays, u.total_playback_duration])).toEqual((await counted('user_id')).slice(0, 5));
+    const clients = await topClients(db, serverId, tz, days, null);
+    expect(clients.map((c) => [c.Client, c.Plays, c.total_playback_duration])).toEqual(await counted('client'));
+    const libraries = await topLibraries(db, serverId, tz, days);
+    expect(libraries.map((l) => [l.Id, l.Plays, l.total_playback_duration])).toEqual(await counted('library_id'));
+    const movies = await topItems(db, serverId, tz, days, 'Movie', 'plays');
+    expect(movies.reduce((sum, card) => sum + card.Plays, 0)).toBe(14);
   });
 });
