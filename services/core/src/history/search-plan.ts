@@ -113,11 +113,15 @@ export async function planSearch(
   // UTF-16 positions, as slice() counts them (a character outside the BMP takes two).
   const spaces = word.split('').flatMap((char, index) => (char === ' ' ? [index] : []));
   const crossing = (pieces: Array<string | undefined>) => (pieces.every((piece) => piece !== undefined) ? (pieces as string[]) : undefined);
-  const families = [
-    ...[...new Set(word.split(' '))].map((segment) => crossing([contains(segment)])),
+  const crossings = [
     crossing([whole, ...spaces.map((at) => endsWith(word.slice(0, at)))]),
     crossing([whole, ...spaces.map((at) => startsWith(word.slice(at + 1)))]),
   ].filter((family) => family !== undefined);
+  // The segments' patterns (other than the whole word) are looked up after the others, and only when needed.
+  const anchored = patterns.length;
+  let families = [...[...new Set(word.split(' '))].map((segment) => crossing([contains(segment)])), ...crossings].filter(
+    (family) => family !== undefined,
+  );
   if (patterns.length === 0) return { atLeast: 0, exact: false, candidatePlays: Infinity, plays: Infinity };
 
   // The values matching each pattern (at most `limit` + 1 per part: more means common) and their plays per kind;
@@ -146,38 +150,65 @@ export async function planSearch(
          LIMIT ${limit + 1}`,
     })),
   );
-  const matched = parts.map(({ sql }, index) => `SELECT ${index + 1} AS ord, * FROM (${sql}) AS v${index + 1}`);
-  const rows = (await query(
-    `WITH matched AS (
-       ${matched.join('\n       UNION ALL ')}
-     )
-     SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
-       CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN array_agg(m.value) END AS values
-     FROM matched m GROUP BY m.ord, m.kind
-     UNION ALL
-     -- Every play has one user value: their sum is the number of plays.
-     SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`,
-    [serverIds, ...lookups.map((lookup) => lookup.like)],
-  )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; values: string[] | null }>;
+  // The parts of the patterns `from` … `to` - 1 (and, with `total`, the plays of the server(s)).
+  const lookUp = async (from: number, to: number, total: boolean) => {
+    const chosen = parts.flatMap((part, index) => (part.pattern >= from && part.pattern < to ? [index] : []));
+    const matched = chosen.map(
+      (index) =>
+        `SELECT ${index + 1} AS ord, * FROM (${parts[index]!.sql.replace(/\$(\d+)/g, (_, n: string) => (n === '1' ? '$1' : `$${Number(n) - from}`))}) AS v${index + 1}`,
+    );
+    return (await query(
+      `WITH matched AS (
+         ${matched.join('\n         UNION ALL ')}
+       )
+       SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
+         CASE WHEN sum(m.plays) <= ${KEYED_PLAYS} THEN array_agg(m.value) END AS values
+       FROM matched m GROUP BY m.ord, m.kind
+       ${
+         total
+           ? `UNION ALL
+       -- Every play has one user value: their sum is the number of plays.
+       SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user'`
+           : ''
+       }`,
+      [serverIds, ...lookups.slice(from, to).map((lookup) => lookup.like)],
+    )) as Array<{ ord: number; kind: SearchTermKind; terms: number; plays: number; values: string[] | null }>;
+  };
   const found = new Map<string, Found>(patterns.map((like) => [like, { complete: true, smallComplete: true, plays: 0, kinds: new Map() }]));
-  const plays = rows.find((row) => row.ord === 0)?.plays ?? 0;
   const terms = new Map<string, number>(patterns.map((like) => [like, 0]));
   const partTerms = parts.map(() => 0);
-  for (const row of rows.filter((row) => row.ord > 0)) {
-    const like = patterns[parts[row.ord - 1]!.pattern]!;
-    const entry = found.get(like)!;
-    entry.plays += row.plays;
-    entry.kinds.set(row.kind, { terms: row.terms, plays: row.plays, values: row.values });
-    terms.set(like, terms.get(like)! + row.terms);
-    partTerms[row.ord - 1]! += row.terms;
+  const note = (rows: Awaited<ReturnType<typeof lookUp>>) => {
+    for (const row of rows.filter((row) => row.ord > 0)) {
+      const like = patterns[parts[row.ord - 1]!.pattern]!;
+      const entry = found.get(like)!;
+      entry.plays += row.plays;
+      entry.kinds.set(row.kind, { terms: row.terms, plays: row.plays, values: row.values });
+      terms.set(like, terms.get(like)! + row.terms);
+      partTerms[row.ord - 1]! += row.terms;
+    }
+    parts.forEach(({ pattern, small }, index) => {
+      if (partTerms[index]! <= limit) return;
+      const entry = found.get(patterns[pattern]!)!;
+      entry.complete = false;
+      // A part that reads the small kinds (alone or with the others) stopped: some of them may hold the word too.
+      if (small) entry.smallComplete = false;
+    });
+  };
+  const first = await lookUp(0, anchored, true);
+  const plays = first.find((row) => row.ord === 0)?.plays ?? 0;
+  note(first);
+  // A segment's values contain every value of the whole word: its family holds at least the whole word's plays.
+  // When the whole word's values were all read and a crossing family's other patterns hold no play, that family
+  // holds exactly those plays, and no segment's family can hold fewer: the segments are not looked up ('storm
+  // last 321': 'storm' and 'last' would read 1,001 titles each).
+  const sufficient =
+    whole !== undefined &&
+    found.get(whole)!.complete &&
+    crossings.some((family) => family.every((like) => like === whole || (found.get(like)!.complete && found.get(like)!.plays === 0)));
+  if (patterns.length > anchored) {
+    if (sufficient) families = crossings;
+    else note(await lookUp(anchored, patterns.length, false));
   }
-  parts.forEach(({ pattern, small }, index) => {
-    if (partTerms[index]! <= limit) return;
-    const entry = found.get(patterns[pattern]!)!;
-    entry.complete = false;
-    // A part that reads the small kinds (alone or with the others) stopped: some of them may hold the word too.
-    if (small) entry.smallComplete = false;
-  });
 
   const inWhole = whole ? found.get(whole)! : undefined;
   const atLeast = Math.max(0, ...[...(inWhole?.kinds.values() ?? [])].map((kind) => kind.plays));
