@@ -92,4 +92,35 @@ describe('history pages', () => {
     expect([bob.total, bob.total_exact]).toEqual([5025, true]);
     expect(keys(bob.results)).toEqual(Array.from({ length: 25 }, (_, j) => 49 - 2 * j));
   });
+
+  it('counts a word whose values were not all looked up from its base field and the rest, up to the cap', async () => {
+    // A first look-up of one value per pattern leaves the titles' values unread: the count sums the base field's
+    // plays from the dictionary and reads the other fields' plays (search-plan.ts baseCountRows).
+    const seen: string[] = [];
+    const noting = new Proxy(db, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? (sql: string, bind?: unknown[]) => {
+              if (sql.includes('rest_terms AS MATERIALIZED')) seen.push(sql);
+              return target.query(sql, bind);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const film = await queryHistory(noting, serverId, request({ search: 'film', size: 25 }), undefined, { lookupTerms: 1 });
+    expect([film.total, film.total_exact]).toEqual([HISTORY_COUNT_CAP, false]);
+    // Below the cap, against a plain scan: titles holding 1 or 10 (thousands of values), a user (Bob), a client (Roku).
+    for (const word of ['1', '10', 'o', 'ku']) {
+      const [plain] = await db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM playback_history WHERE server_id = $1
+           AND (user_name || ' ' || item_name || ' ' || coalesce(client, '')) ILIKE $2`,
+        [serverId, `%${word}%`],
+      );
+      const answer = await queryHistory(noting, serverId, request({ search: word, size: 25 }), undefined, { lookupTerms: 1 });
+      expect([answer.total, answer.total_exact], word).toEqual([
+        Math.min(plain!.count, HISTORY_COUNT_CAP),
+        plain!.count <= HISTORY_COUNT_CAP,
+      ]);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+  });
 });

@@ -5,6 +5,7 @@ import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
 import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
 import {
+  baseCountRows,
   containsPattern,
   datedWalkCost,
   familyKeyedRows,
@@ -292,8 +293,10 @@ export async function queryHistory(
   };
   // A whole history's count that the dictionary does not give and whose candidates were not read (a word of
   // thousands of values, each in a few plays: a title piece, digits) would walk the history up to the cap, every
-  // play when the word matches fewer. When the plays of the values read so far allow it, the count reads the
-  // family's keys in the same statement and counts their plays, checked (search-plan.ts familyKeyedRows).
+  // play when the word matches fewer. When the plays of the values read so far allow it, a word without a space
+  // is counted as its base field's plays from the dictionary plus the other fields' matches read by key
+  // (search-plan.ts baseCountRows); another word's count reads the family's keys in the same statement and counts
+  // their plays, checked (familyKeyedRows).
   const byFamily =
     searched && whole && !searched.candidates && searched.familyComplete === false && (searched.familyPlays ?? Infinity) <= KEYED_PLAYS
       ? searched
@@ -307,7 +310,8 @@ export async function queryHistory(
     const plain = byFamily ? selectHistory(serverId, request) : undefined;
     const countBind = [...(plain ?? { bind }).bind];
     const rows = plain
-      ? familyKeyedRows(byFamily!, countBind, servers, plain.where)
+      ? (baseCountRows(byFamily!, request.search.trim(), countBind, servers, plain.where, HISTORY_COUNT_CAP) ??
+        familyKeyedRows(byFamily!, countBind, servers, plain.where))
       : byUser && (await byUserIndex(searched))
         ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
         : undefined;
