@@ -101,11 +101,22 @@ export const SERVER_LOOKUP = 'stats/media-server-to-read';
  */
 export async function collectSqlCatalog(db: Database, serverId: string): Promise<Map<string, string>> {
   let sent: string[] = [];
+  // One statement at a time: a call that runs queries concurrently (Promise.all) would otherwise send them in
+  // an order that depends on the database's timing, and number its files differently from run to run.
+  let previous: Promise<unknown> = Promise.resolve();
   const recording: Database = {
     ...db,
-    query: (sql, bind, transaction) => {
-      sent.push(sql);
-      return db.query(sql, bind, transaction);
+    query: <Row extends object = Record<string, unknown>>(
+      sql: string,
+      bind?: Parameters<Database['query']>[1],
+      transaction?: Parameters<Database['query']>[2],
+    ) => {
+      const run = previous.then(() => {
+        sent.push(sql);
+        return db.query<Row>(sql, bind, transaction);
+      });
+      previous = run.catch(() => undefined);
+      return run;
     },
   };
   const files = new Map<string, string>();
