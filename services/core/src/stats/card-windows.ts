@@ -131,7 +131,7 @@ export async function topOfWindow(
   // Over months, the all-time list bounds keys by plays too (over all time it is the walk's own list).
   const withAllTime = by === 'plays' && span === 'month';
   let growth = 4;
-  for (let depth = firstDepth ?? (by === 'plays' && lists.length > 3 ? 10 : 25); ; depth = Math.min(depth * growth, MAX_DEPTH)) {
+  for (let depth = firstDepth ?? startDepth(days, by, lists.length); ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. The second
     // lists are read at the same time: keys by viewers ever (a query of its own), or keys by plays ever (the
     // all-time span, as one more list 'all' of the same statement: no second connection, no second round trip).
@@ -229,6 +229,22 @@ export async function topOfWindow(
     size,
     by,
   );
+}
+
+/** Windows of at most this many days start the walk deeper: their month lists hold several times the window. */
+const WEEK_DAYS = 7;
+
+/**
+ * The walk's first depth. Over a week, a month list holds several times the window (a whole month for a week of
+ * it), so its values fall below the fifth best's only far down: at 5 M plays depth 25 never ended a week's walk
+ * (the second round went to 100), while the month lists at depth 50 are below the fifth best's plays for every
+ * kind. By plays each key counted reads a week of day rows (a heap page each), so the walk starts at 50; by
+ * viewers a key is one index range, and series are tied closer (the fifth best's viewers are near the list's
+ * value at 50), so it starts at 100. Over more than three months by plays, 10 (see topOfWindow); otherwise 25.
+ */
+function startDepth(days: number, by: RankBy, lists: number): number {
+  if (days <= WEEK_DAYS) return by === 'plays' ? 50 : 100;
+  return by === 'plays' && lists > 3 ? 10 : 25;
 }
 
 /** Plays and seconds of the given keys over the window (`$2` zone, `$3` days), from cardWindowSql. */
