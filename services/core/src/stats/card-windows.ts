@@ -178,9 +178,11 @@ export async function topOfWindow(
     const secondBound = second.length === depth ? Number(second[depth - 1]!.value) : 0;
     const bySecond = (by === 'viewers' || withAllTime) && secondBound < threshold;
     if (bySecond) threshold = secondBound;
-    // Walking by viewers ever, ties at the top (every user saw the most popular series) end the walk soon after the
-    // tied keys: grow by halves more than by quarters.
-    growth = bySecond && by === 'viewers' ? 2 : 4;
+    // By viewers, double the depth rather than quadruple it. Walking by viewers ever, ties at the top (every user
+    // saw the most popular series) end the walk soon after the tied keys. Walking by month lists, their plays bound
+    // viewers loosely and a round that misses misses narrowly: movies over 365 days at 100 k plays stopped at depth
+    // 50 with 467 keys counted where depth 100 counted 920 (thirteen lists); series over 30 days at 5 M, 54 for 110.
+    growth = by === 'viewers' ? 2 : 4;
     const keys = [...new Set((bySecond ? second : heads).map((head) => head.key))].filter((key) => !seen.has(key));
     if (keys.length > 0) {
       for (const key of keys) seen.set(key, { key, plays: 0, viewers: 0, played_seconds: 0 });
