@@ -17,6 +17,8 @@ import {
 } from '../history/rollup-sql.js';
 import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
 import { searchTermsDelta, searchValuesFrom } from '../history/search-terms.js';
+import { RECOUNT_USER_LAST_PLAYS_SQL } from '../history/user-last-plays.js';
+import { RECOUNT_LIBRARY_ITEMS_SQL } from '../library/library-item-counts.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
 import { BACKUP_TABLES, backupTable, type BackupTable } from './backup-tables.js';
 import { copyLine } from './copy-text.js';
@@ -440,6 +442,11 @@ async function swap(client: pg.Client, staging: StagingTables, loaded: Map<strin
     await staging.swap();
     // After the swap, so that the cascade finds nothing in the restored tables (their rows were checked).
     await client.query(`DELETE FROM public.media_servers WHERE id NOT IN (SELECT id FROM ${STAGING_SCHEMA}.media_servers)`);
+    // The restored items were copied in before their triggers existed, so their libraries' counts are recounted
+    // here, after the cascade, in the transaction that makes them live.
+    if (staging.replaced.includes('items')) await client.query(RECOUNT_LIBRARY_ITEMS_SQL);
+    // Likewise the users' last plays, from the restored play_totals (swapped in with the history).
+    if (staging.replaced.includes('playback_history')) await client.query(RECOUNT_USER_LAST_PLAYS_SQL);
     if (staging.replaced.includes('playback_history')) {
       await client.query(
         `SELECT setval(pg_get_serial_sequence('public.playback_history', 'id'), GREATEST((SELECT max(id) FROM public.playback_history), 1))`,

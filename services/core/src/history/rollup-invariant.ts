@@ -11,7 +11,9 @@ import {
   totalsDelta,
 } from './rollup-sql.js';
 import { bingeRunsFrom, genreRollupDelta, yearTopsDelta } from './review-rollup-sql.js';
+import { LIBRARY_ITEM_FIGURES, libraryItemDelta } from '../library/library-item-counts.js';
 import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
+import { userLastPlaysFrom } from './user-last-plays.js';
 
 /**
  * The statistics invariant: play_rollups (quarter hours), play_rollups_daily (UTC days), the charts' library
@@ -25,7 +27,10 @@ import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
  * server, play_binge_runs: each user's runs of plays, and play_year_tops: UTC year × item or series of the
  * server; and the search's dictionary history_search_terms: plays
  * per field value and key, history_search_values: plays per field value) equal what playback_history (and
- * item_genres) holds. For card_viewers, the "seconds" of a difference
+ * item_genres) holds; and library_item_counts (per library: counts, files, size, runtime of the items not archived;
+ * level library_items, one difference per figure in "plays") equals what items holds; and user_last_plays (each user's
+ * newest play with the fields the users table shows; level user_last_plays: "plays" are history ids, "seconds" the
+ * starts) equals the history's. For card_viewers, the "seconds" of a difference
  * are the last play's start (epoch seconds). Every writer keeps it in the same
  * statement as its history change (writeHistory, deletePlays); this recomputes every level from the
  * history and lists every difference, for tests, `npm run check:rollups` and operators.
@@ -49,7 +54,9 @@ export interface RollupDifference {
     | 'binge_runs'
     | 'year_tops'
     | 'search_terms'
-    | 'search_values';
+    | 'search_values'
+    | 'library_items'
+    | 'user_last_plays';
   serverId: string;
   /** The row's key: bucket/library/method for the rollups, scope/key for the totals, kind/span/bucket/key for the cards. */
   key: string;
@@ -94,6 +101,15 @@ WHERE e.plays IS DISTINCT FROM s.plays OR e.played_seconds IS DISTINCT FROM s.pl
 export const ROLLUP_DIFFERENCES_SQL = `
 WITH history AS (
   SELECT * FROM playback_history WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), library_items_expected AS (
+  ${libraryItemDelta('(SELECT *, 1 AS weight FROM items WHERE $1::uuid IS NULL OR server_id = $1::uuid)')}
+), library_items_stored AS (
+  SELECT server_id, library_id, ${LIBRARY_ITEM_FIGURES.join(', ')} FROM library_item_counts
+  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (${LIBRARY_ITEM_FIGURES.map((f) => `${f} <> 0`).join(' OR ')})
+), last_plays_expected AS (${userLastPlaysFrom('history')}),
+last_plays_stored AS (
+  SELECT server_id, user_id, history_id, started_at, item_id, item_name, series_name, client FROM user_last_plays
+  WHERE $1::uuid IS NULL OR server_id = $1::uuid
 ), quarter_expected AS (${rollupDelta('history')}),
 quarter_stored AS (
   SELECT server_id, bucket, library_id, play_method, plays, played_seconds FROM play_rollups
@@ -229,6 +245,18 @@ SELECT 'search_values', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALE
   COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
 FROM values_expected e FULL JOIN values_stored s USING (server_id, kind, value)
 WHERE e.plays IS DISTINCT FROM s.plays
+UNION ALL
+SELECT 'library_items', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.library_id, s.library_id), f.figure),
+  f.expected, 0, f.stored, 0
+FROM library_items_expected e FULL JOIN library_items_stored s USING (server_id, library_id)
+CROSS JOIN LATERAL (VALUES ${LIBRARY_ITEM_FIGURES.map((f) => `('${f}', COALESCE(e.${f}, 0), COALESCE(s.${f}, 0))`).join(', ')}) AS f(figure, expected, stored)
+WHERE f.expected <> f.stored
+UNION ALL
+SELECT 'user_last_plays', COALESCE(e.server_id, s.server_id), COALESCE(e.user_id, s.user_id),
+  COALESCE(e.history_id, 0), COALESCE(extract(epoch FROM e.started_at), 0), COALESCE(s.history_id, 0), COALESCE(extract(epoch FROM s.started_at), 0)
+FROM last_plays_expected e FULL JOIN last_plays_stored s USING (server_id, user_id)
+WHERE (e.history_id, e.started_at, e.item_id, e.item_name, e.series_name, e.client)
+  IS DISTINCT FROM (s.history_id, s.started_at, s.item_id, s.item_name, s.series_name, s.client)
 ORDER BY 1, 2, 3`;
 
 /** Every difference between the stored rollups and their recomputation from the history (empty = consistent). */

@@ -1,5 +1,6 @@
 import { reviewRollupsBackfill } from './review-rollup-sql.js';
 import { SEARCH_TERMS_BACKFILL_SQL } from './search-terms.js';
+import { RECOUNT_USER_LAST_PLAYS_SQL } from './user-last-plays.js';
 
 /**
  * SQL shared by every writer and deleter of history, so that play_rollups and play_totals always equal what
@@ -249,7 +250,7 @@ export const ROLLUP_TABLES = [
  * Rebuilds every rollup level from the history (restore, tests, seeding): empties all of ROLLUP_TABLES, so no
  * level can be left stale, then inserts play_rollups (whose triggers fill the derived levels), play_totals and
  * play_card_rollups and play_card_viewers (whose trigger fills play_card_viewer_counts), play_genre_rollups and
- * play_binge_runs, play_year_tops.
+ * play_binge_runs, play_year_tops; and recounts user_last_plays from the rebuilt play_totals.
  * Run it inside the transaction that changed the history.
  */
 export const REBUILD_ROLLUPS_SQL = `TRUNCATE ${ROLLUP_TABLES.map((table) => `public.${table}`).join(', ')};
@@ -259,7 +260,8 @@ ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
 ${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 ${reviewRollupsBackfill()}
-${SEARCH_TERMS_BACKFILL_SQL}`;
+${SEARCH_TERMS_BACKFILL_SQL}
+${RECOUNT_USER_LAST_PLAYS_SQL}`;
 
 /**
  * The text the history search matches (user, title, client, device, address), joined by single spaces. The

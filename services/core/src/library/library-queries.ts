@@ -3,12 +3,10 @@ import { AnswerCache } from '../stats/answer-cache.js';
 import { timePartsSince } from '../stats/time-window.js';
 
 /**
- * Libraries as the dashboard shows them (SPEC.md §3 Library overview, Library). Counts come
- * from the items table (not archived), so they are right as soon as a sync has written items.
+ * Libraries as the dashboard shows them (SPEC.md §3 Library overview, Library). Counts come from
+ * library_item_counts (items not archived, kept by items' triggers: library-item-counts.ts), so they are right
+ * as soon as a sync has written items.
  */
-
-/** Types that are a library's own entries: not seasons, episodes or the folders music servers nest. */
-const OWN_ENTRY = `type NOT IN ('Season', 'Episode', 'MusicAlbum', 'MusicArtist', 'Folder', 'CollectionFolder', 'BoxSet', 'Playlist')`;
 
 interface LibraryRow {
   id: string;
@@ -50,13 +48,7 @@ async function countLibraryRows(db: Database, serverId: string, libraryId?: stri
        COALESCE(c.entries, 0)::int AS entries, COALESCE(c.seasons, 0)::int AS seasons, COALESCE(c.episodes, 0)::int AS episodes,
        COALESCE(c.files, 0)::int AS files, COALESCE(c.size, 0)::bigint AS size, COALESCE(c.runtime_ticks, 0)::bigint AS runtime_ticks
      FROM libraries l
-     LEFT JOIN (
-       SELECT library_id, count(*) FILTER (WHERE ${OWN_ENTRY}) AS entries, count(*) FILTER (WHERE type = 'Season') AS seasons,
-         count(*) FILTER (WHERE type = 'Episode') AS episodes, count(*) FILTER (WHERE path IS NOT NULL AND size IS NOT NULL) AS files,
-         sum(size) AS size, sum(run_time_ticks) FILTER (WHERE type NOT IN ('Series', 'Season', 'MusicAlbum', 'MusicArtist')) AS runtime_ticks
-       FROM items WHERE server_id = $1 AND NOT archived ${libraryId === undefined ? '' : 'AND library_id = $2'}
-       GROUP BY library_id
-     ) AS c ON c.library_id = l.id
+     LEFT JOIN library_item_counts c ON c.server_id = l.server_id AND c.library_id = l.id
      WHERE l.server_id = $1 ${libraryId === undefined ? '' : 'AND l.id = $2'}
      ORDER BY lower(l.name), l.id`,
     libraryId === undefined ? [serverId] : [serverId, libraryId],

@@ -249,7 +249,7 @@ export async function lastPlayed(db: Database, serverId: string, scope: 'user' |
   }));
 }
 
-/** The users table (SPEC.md §2 /users): all-time totals from play_totals, last play from the user index. */
+/** The users table (SPEC.md §2 /users): all-time totals from play_totals, last play from user_last_plays (kept with the history). */
 export async function allUserActivity(db: Database, serverId: string) {
   const rows = await db.query<{
     id: string;
@@ -269,10 +269,7 @@ export async function allUserActivity(db: Database, serverId: string) {
        last.client, last.started_at, u.last_activity_at
      FROM media_users u
      LEFT JOIN play_totals t ON t.server_id = $1 AND t.scope = 'user' AND t.key = u.id
-     LEFT JOIN LATERAL (
-       SELECT item_id, item_name, series_name, client, started_at FROM playback_history
-       WHERE server_id = $1 AND user_id = u.id ORDER BY started_at DESC LIMIT 1
-     ) AS last ON true
+     LEFT JOIN user_last_plays last ON last.server_id = $1 AND last.user_id = u.id
      WHERE u.server_id = $1 AND u.removed_at IS NULL
      ORDER BY lower(u.name), u.id`,
     [serverId],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '@reelstat/jellyfin-sim';
 import type { Database } from '../db/database.js';
 import type { MediaServerLink } from '../media-servers/media-server-links.js';
+import { findRollupDifferences } from '../history/rollup-invariant.js';
 import type { TestDatabase } from '../test-support/test-services.js';
 import { LibrarySync } from './library-sync.js';
 import { clientFor } from './sync-context.js';
@@ -24,6 +25,9 @@ describe.each(['jellyfin', 'emby'] as const)('library sync against the %s simula
         )
       ).map((r) => [r.type, r.n]),
     );
+  /** library_item_counts (kept by items' triggers) against a count over items. */
+  const expectLibraryCountsExact = async () =>
+    expect((await findRollupDifferences(db)).filter((d) => d.level === 'library_items')).toEqual([]);
   const item = async (id: string) =>
     (await db.query<Record<string, unknown>>('SELECT * FROM items WHERE server_id = $1 AND id = $2', [link.id, id]))[0];
 
@@ -40,6 +44,7 @@ describe.each(['jellyfin', 'emby'] as const)('library sync against the %s simula
 
   it('mirrors users, libraries and every item with counts per type and per library equal to the server', async () => {
     const summary = await sync().full();
+    await expectLibraryCountsExact();
     const counts = sim.control.counts();
     expect(await countByType(link.id)).toEqual({
       Movie: counts.movies,
@@ -134,12 +139,14 @@ describe.each(['jellyfin', 'emby'] as const)('library sync against the %s simula
     expect(await item(otherMovie)).toMatchObject({ archived: false, name: 'Renamed Feature' });
     // Only what changed was fetched in full.
     expect(resync.itemsWritten).toBe(1);
+    await expectLibraryCountsExact();
 
     sim.control.advance(60_000);
     sim.control.addItem({ id: movieId, type: 'Movie', name: movie.name });
     const back = await sync().full();
     expect(back.archived).toBe(0);
     expect(await item(movieId)).toMatchObject({ archived: false, archived_at: null });
+    await expectLibraryCountsExact();
   });
 
   it('partial sync picks up new and changed items only', async () => {
@@ -160,6 +167,7 @@ describe.each(['jellyfin', 'emby'] as const)('library sync against the %s simula
       parent_index_number: 42,
     });
     expect(await item(changed)).toMatchObject({ name: 'Remastered Track' });
+    await expectLibraryCountsExact();
     const again = await sync().partial();
     // Nothing new: at most the items at the cursor's boundary are read again.
     expect(again.itemsWritten).toBeLessThanOrEqual(3);

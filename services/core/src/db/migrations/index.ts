@@ -25,6 +25,7 @@ import { libraryMethodMonths } from './0027-library-method-months.js';
 import { yearReviewRollups } from './0028-year-review-rollups.js';
 import { yearTops } from './0031-year-tops.js';
 import { unusedSecondsIndex } from './0032-unused-seconds-index.js';
+import { libraryCountsAndLastPlays } from './0035-library-counts-and-last-plays.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   yearReviewRollups,
   yearTops,
   unusedSecondsIndex,
+  libraryCountsAndLastPlays,
 ];
