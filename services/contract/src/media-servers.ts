@@ -41,6 +41,8 @@ export const mediaServerAnswer = z.object({
   /** For a link managed by Kubernetes: its MediaStatsServer as "namespace/name". */
   ManagedRef: z.string().nullable(),
   Suspended: z.boolean(),
+  /** Why the stored API key cannot be read (enter it again: ENCRYPTION_KEY changed), else null. */
+  ApiKeyError: z.string().nullable().optional(),
 });
 export const mediaServersAnswer = z.array(mediaServerAnswer);
 export type MediaServerAnswer = z.infer<typeof mediaServerAnswer>;

@@ -26,6 +26,7 @@ function toAnswer(link: MediaServerLink): MediaServerAnswer {
     ManagedBy: link.managedBy,
     ManagedRef: link.managedRef,
     Suspended: link.suspended,
+    ApiKeyError: link.apiKeyError,
   };
 }
 
@@ -156,6 +157,8 @@ export const mediaServersRoutes = [
     handle: async ({ params, runtime }) => {
       const link = await runtime.services.mediaServers.get(params.id.toLowerCase());
       if (!link) throw new AppError(404, 'media_server_not_found', `No media server has the Id ${params.id}`);
+      // A key that cannot be decrypted is not sent as an empty one: the answer says what to do instead.
+      if (link.apiKeyError !== null) return { ok: false, message: link.apiKeyError, Kind: null, Version: null, ServerName: null };
       return testConnection(link.url, link.apiKey, runtime.logger);
     },
   }),

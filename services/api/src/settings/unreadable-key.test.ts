@@ -50,7 +50,11 @@ describe('a media-server key that cannot be decrypted', () => {
 
     const servers = await call('GET', '/api/mediaServers');
     expect(servers.status).toBe(200);
-    const [server] = servers.body as Array<{ Id: string }>;
+    const [server] = servers.body as Array<{ Id: string; ApiKeyError?: string | null }>;
+    expect(server!.ApiKeyError).toMatch(/enter its API key again in Settings/);
+    const tested = await call('POST', `/api/mediaServers/${server!.Id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ ok: false, message: expect.stringMatching(/cannot be read/) });
     const edited = await call('PUT', `/api/mediaServers/${server!.Id}`, { Url: sim.url });
     expect(edited.status).toBe(409);
     expect(edited.body).toMatchObject({ message: expect.stringMatching(/enter its API key again in Settings/) });
@@ -59,5 +63,7 @@ describe('a media-server key that cannot be decrypted', () => {
     expect(mended.status, JSON.stringify(mended.body)).toBe(200);
     const after = await call('GET', '/api/getconfig');
     expect((after.body as Config).MEDIA_SERVER_KEY_ERROR).toBeNull();
+    const listed = await call('GET', '/api/mediaServers');
+    expect((listed.body as Array<{ ApiKeyError?: string | null }>)[0]!.ApiKeyError).toBeNull();
   });
 });

@@ -109,6 +109,11 @@ function ServerRow({ server, onStatus }: { server: MediaServer; onStatus: (statu
           </div>
           <div className="truncate text-xs text-gray-400">{server.Url}</div>
           {managed && <div className="text-xs text-amber-300">{managed}</div>}
+          {server.ApiKeyError && (
+            <div role="alert" className="text-xs text-red-300">
+              {server.ApiKeyError}
+            </div>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn-secondary px-2 py-1 text-xs" disabled={busy} onClick={() => void test()}>
