@@ -3,7 +3,7 @@ WITH dates AS MATERIALIZED (
       -- no empty years), to today.
       SELECT first, last, first::date AS first_date FROM (
         SELECT GREATEST((((date_trunc('day', now() AT TIME ZONE $2::text) - make_interval(days => $3::int)) AT TIME ZONE $2::text)) AT TIME ZONE $2::text, date_trunc('day', (
-            SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $1 AND hour = 24) AT TIME ZONE $2::text)) AS first,
+            SELECT min(bucket) FROM play_rollups_by_library_day_slots WHERE server_id = $1) AT TIME ZONE $2::text)) AS first,
           date_trunc('day', now() AT TIME ZONE $2::text) AS last
       ) AS b
     ), midnights AS MATERIALIZED (
@@ -12,49 +12,57 @@ WITH dates AS MATERIALIZED (
       SELECT g.n::int AS n, g.d, g.d AT TIME ZONE $2::text AS x
       FROM dates, generate_series(dates.first, dates.last + interval '1 day', interval '1 day') WITH ORDINALITY AS g (d, n)
     ), moments AS MATERIALIZED (
-      SELECT n, x, date_trunc('day', x, 'UTC') AS day, date_part('hour', x AT TIME ZONE 'UTC')::int AS hour,
-        date_trunc('hour', x, 'UTC') AS hour_start,
+      -- Each midnight's UTC day, the whole quarter hours of that day before it (its slot), and its quarter's start.
+      SELECT n, x, date_trunc('day', x, 'UTC') AS day,
+        date_part('hour', x AT TIME ZONE 'UTC')::int * 4 + date_part('minute', x AT TIME ZONE 'UTC')::int / 15 AS slot,
         date_trunc('hour', x, 'UTC') + (date_part('minute', x AT TIME ZONE 'UTC')::int / 15) * interval '15 minutes' AS quarter
       FROM midnights
-    ), utc_days AS MATERIALIZED (
-      -- The local day of each whole UTC day: the one holding its last moment.
-      SELECT u, (date_trunc('day', (u + interval '1 day' - interval '1 microsecond') AT TIME ZONE $2::text)::date - dates.first_date) + 1 AS n
+    ), plan AS MATERIALIZED (
+      -- Per UTC day from the first midnight's to the last one's: (local day, slot, sign) for what its row gives.
+      -- The total goes to the local day holding the day's last moment (none for the last midnight's day: its rest
+      -- is after the window); a midnight's prefix leaves the day it starts and joins the day it ends.
+      SELECT u, (date_trunc('day', (u + interval '1 day' - interval '1 microsecond') AT TIME ZONE $2::text)::date - dates.first_date) + 1 AS n,
+        96 AS slot, 1 AS sign
       FROM dates, generate_series((SELECT min(day) FROM moments), (SELECT max(day) FROM moments) - interval '1 day', interval '1 day') AS u
-    ), hour_rows AS MATERIALIZED (
-      SELECT bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
-      WHERE server_id = $1 AND hour = ANY (ARRAY(SELECT DISTINCT hour FROM moments WHERE hour > 0))
-        AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
-    ), prefixes AS (
-      SELECT m.n, r.library_id, r.plays, r.played_seconds
-        FROM moments m JOIN hour_rows r ON r.hour = m.hour AND r.bucket = m.day
       UNION ALL
-      -- The quarter hours from a moment's hour to its quarter (+05:30, +05:45) as one index range per moment (the
-      -- quarters of one moment are adjacent in the key; listing them would cost a probe each), and, only in a zone
-      -- whose midnight is not on a quarter hour, the history rows from there. LATERAL, OFFSET 0: not flattened
-      -- into a hash join over the whole table.
-      SELECT m.n, q.library_id, q.plays, q.played_seconds
-        FROM moments m CROSS JOIN LATERAL (
-          SELECT library_id, plays, played_seconds FROM play_rollups_by_library
-          WHERE server_id = $1 AND bucket >= m.hour_start AND bucket < m.quarter OFFSET 0
-        ) AS q
-        WHERE m.quarter > m.hour_start
-      UNION ALL
-      SELECT m.n, h.library_id, 1, h.played_seconds
-        FROM moments m CROSS JOIN LATERAL (
-          SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
-          WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
-        ) AS h
-        WHERE m.x > m.quarter
+      SELECT m.day, m.n + k.shift, m.slot, k.sign FROM moments m CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign) WHERE m.slot > 0
+    ), edges AS MATERIALIZED (
+      -- The midnights' lowest and highest slots in the window: one per offset, so these two are every slot of a zone
+      -- with one or two offsets over the window (DST, or none).
+      SELECT COALESCE(min(slot), 0) AS lo, COALESCE(max(slot), 0) AS hi FROM plan WHERE slot < 96
     ), cells AS (
       SELECT n, library_id, sum(plays) AS plays, sum(played_seconds) AS played_seconds FROM (
-        SELECT u.n, r.library_id, r.plays, r.played_seconds
-          FROM play_rollups_by_library_day_prefix r JOIN utc_days u ON u.u = r.bucket
-          WHERE r.server_id = $1 AND r.hour = 24
-            AND r.bucket >= (SELECT min(day) FROM moments) AND r.bucket < (SELECT max(day) FROM moments)
+        -- The window's rows as one index range (not a probe per day), each read once and narrowed to the day's
+        -- total and the two edge slots before the join to the plan (OFFSET 0: not after it, which hashed the
+        -- 1.2 KB rows).
+        SELECT p.n, r.library_id,
+            p.sign * CASE p.slot WHEN 96 THEN r.day_plays WHEN (SELECT lo FROM edges) THEN r.lo_plays ELSE r.hi_plays END AS plays,
+            p.sign * CASE p.slot WHEN 96 THEN r.day_seconds WHEN (SELECT lo FROM edges) THEN r.lo_seconds ELSE r.hi_seconds END AS played_seconds
+          FROM (
+            SELECT bucket, library_id, plays[96] AS day_plays, played_seconds[96] AS day_seconds,
+              plays[(SELECT lo FROM edges)] AS lo_plays, played_seconds[(SELECT lo FROM edges)] AS lo_seconds,
+              plays[(SELECT hi FROM edges)] AS hi_plays, played_seconds[(SELECT hi FROM edges)] AS hi_seconds
+            FROM play_rollups_by_library_day_slots
+            WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+            OFFSET 0
+          ) AS r JOIN plan p ON p.u = r.bucket
+          WHERE p.slot IN (96, (SELECT lo FROM edges), (SELECT hi FROM edges))
         UNION ALL
-        -- A midnight's prefix leaves the day it starts and joins the day it ends.
-        SELECT p.n + k.shift, p.library_id, k.sign * p.plays, k.sign * p.played_seconds
-          FROM prefixes p CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign)
+        -- A midnight slot between the two (an offset that changed more than once in the window): its days' rows
+        -- read one UTC day at a time.
+        SELECT p.n, r.library_id, p.sign * r.plays[p.slot], p.sign * r.played_seconds[p.slot]
+          FROM edges e JOIN plan p ON p.slot > e.lo AND p.slot < e.hi CROSS JOIN LATERAL (
+            SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_slots WHERE server_id = $1 AND bucket = p.u
+          ) AS r
+        UNION ALL
+        -- Only in a zone whose midnight is not on a quarter hour: the history from the midnight's quarter to it.
+        -- LATERAL, OFFSET 0: not flattened into a hash join over the whole table.
+        SELECT m.n + k.shift, h.library_id, k.sign, k.sign * h.played_seconds
+          FROM moments m CROSS JOIN LATERAL (
+            SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
+            WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
+          ) AS h CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign)
+          WHERE m.x > m.quarter
       ) AS parts GROUP BY n, library_id
     ), keys AS MATERIALIZED (
       -- The window's days (none before the first or after today) and their keys.

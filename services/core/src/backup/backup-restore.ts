@@ -6,7 +6,6 @@ import {
   cardViewerCountsFrom,
   cardViewersDelta,
   dailyRollupsFrom,
-  libraryDayPrefixRollupsFrom,
   libraryHourlyRollupsFrom,
   libraryMethodMonthRollupsFrom,
   libraryMonthQuarterRollupsFrom,
@@ -15,6 +14,7 @@ import {
   rollupDelta,
   totalsDelta,
 } from '../history/rollup-sql.js';
+import { libraryDaySlotsFrom } from '../history/day-slots-sql.js';
 import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
 import { searchTermsDelta, searchValuesFrom } from '../history/search-terms.js';
 import { RECOUNT_USER_LAST_PLAYS_SQL } from '../history/user-last-plays.js';
@@ -379,10 +379,10 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
     `INSERT INTO ${into('play_rollups_by_library_month_quarter')} (server_id, bucket, quarter, library_id, plays, played_seconds)
      ${libraryMonthQuarterRollupsFrom(into('play_rollups_by_library'))}`,
   );
-  // The day charts' prefixes (0021), from the same rows.
+  // The day charts' slots (0037), from the same rows.
   await client.query(
-    `INSERT INTO ${into('play_rollups_by_library_day_prefix')} (server_id, bucket, hour, library_id, plays, played_seconds)
-     ${libraryDayPrefixRollupsFrom(into('play_rollups_by_library'))}`,
+    `INSERT INTO ${into('play_rollups_by_library_day_slots')} (server_id, bucket, library_id, plays, played_seconds)
+     SELECT * FROM ${libraryDaySlotsFrom(into('play_rollups_by_library'))} AS s ORDER BY server_id, bucket, library_id`,
   );
   await client.query(
     `INSERT INTO ${into('play_totals')} (server_id, scope, key, plays, played_seconds) ${totalsDelta(into('playback_history'))}`,

@@ -94,7 +94,8 @@ describe('the rollup invariant', () => {
         storedSeconds: 2457,
       }),
       // The charts' library levels follow play_rollups through its triggers, so they carry the error too.
-      expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
+      // Both plays start at 23:50, in the day's last quarter hour: slot 96 (the whole day) alone holds them.
+      expect.objectContaining({ level: 'library_day_slots', key: '2026-03-01 96 shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedSeconds: 2450, storedSeconds: 2457 }),
       // The method months follow the daily level through its triggers.
       expect.objectContaining({
@@ -125,8 +126,8 @@ describe('the rollup invariant', () => {
       [serverId],
     );
     expect(await findRollupDifferences(db, serverId)).toEqual([
-      // The month and day-prefix levels follow the quarter hours through their triggers, so they carry the stray row too.
-      expect.objectContaining({ level: 'library_day_prefix', key: '2026-01-01 24 x', expectedPlays: 0, storedPlays: 1 }),
+      // The month and day-slot levels follow the quarter hours through their triggers, so they carry the stray row too.
+      expect.objectContaining({ level: 'library_day_slots', key: '2026-01-01 96 x', expectedPlays: 0, storedPlays: 1 }),
       expect.objectContaining({ level: 'library_hourly', key: '2026-03-01T23:00Z shows', expectedPlays: 2, storedPlays: 4 }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-01 95 x', expectedPlays: 0, storedPlays: 1 }),
       expect.objectContaining({ level: 'library_quarter_hour', key: '2026-01-01T23:45Z x', expectedPlays: 0, storedPlays: 1 }),
@@ -139,8 +140,10 @@ describe('the rollup invariant', () => {
       [serverId],
     );
     await db.query(`INSERT INTO play_card_viewer_counts (server_id, kind, key, viewers) VALUES ($1, 'Movie', 'stray', 1)`, [serverId]);
+    // A wrong slot inside a day (the day's total right) and a wrong total.
     await db.query(
-      `UPDATE play_rollups_by_library_day_prefix SET plays = plays + 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      `UPDATE play_rollups_by_library_day_slots SET plays[40] = plays[40] + 1, played_seconds[96] = played_seconds[96] - 3
+       WHERE server_id = $1 AND library_id = 'shows'`,
       [serverId],
     );
     await db.query(`UPDATE play_rollups_by_library_method_month SET plays = plays + 1 WHERE server_id = $1 AND library_id = 'shows'`, [
@@ -148,7 +151,8 @@ describe('the rollup invariant', () => {
     ]);
     expect(await findRollupDifferences(db, serverId)).toEqual([
       expect.objectContaining({ level: 'card_viewer_counts', key: 'Movie stray', expectedPlays: 0, storedPlays: 1 }),
-      expect.objectContaining({ level: 'library_day_prefix', key: '2026-03-01 24 shows', expectedPlays: 2, storedPlays: 3 }),
+      expect.objectContaining({ level: 'library_day_slots', key: '2026-03-01 40 shows', expectedPlays: 0, storedPlays: 1 }),
+      expect.objectContaining({ level: 'library_day_slots', key: '2026-03-01 96 shows', expectedSeconds: 2450, storedSeconds: 2447 }),
       expect.objectContaining({ level: 'library_method_month', key: '2026-03 shows DirectPlay', expectedPlays: 2, storedPlays: 3 }),
       expect.objectContaining({ level: 'library_month_quarter', key: '2026-03 95 shows', expectedSeconds: 2450, storedSeconds: 2455 }),
     ]);
@@ -161,7 +165,8 @@ describe('the rollup invariant', () => {
     );
     await db.query(`DELETE FROM play_card_viewer_counts WHERE server_id = $1 AND key = 'stray'`, [serverId]);
     await db.query(
-      `UPDATE play_rollups_by_library_day_prefix SET plays = plays - 1 WHERE server_id = $1 AND hour = 24 AND library_id = 'shows'`,
+      `UPDATE play_rollups_by_library_day_slots SET plays[40] = plays[40] - 1, played_seconds[96] = played_seconds[96] + 3
+       WHERE server_id = $1 AND library_id = 'shows'`,
       [serverId],
     );
     expect(await findRollupDifferences(db)).toEqual([]);
@@ -169,7 +174,8 @@ describe('the rollup invariant', () => {
 
   it('REBUILD_ROLLUPS_SQL rebuilds every level from the history, the derived ones included', async () => {
     for (const table of ROLLUP_TABLES) {
-      const column = table === 'play_card_viewer_counts' ? 'viewers' : 'plays';
+      const column =
+        table === 'play_card_viewer_counts' ? 'viewers' : table === 'play_rollups_by_library_day_slots' ? 'plays[96]' : 'plays';
       await db.query(`UPDATE ${table} SET ${column} = ${column} + 3`);
     }
     expect((await findRollupDifferences(db)).length).toBeGreaterThan(0);

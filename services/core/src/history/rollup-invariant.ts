@@ -4,12 +4,12 @@ import {
   cardRollupDelta,
   cardViewerCountsFrom,
   cardViewersDelta,
-  libraryDayPrefixRollupsFrom,
   libraryMethodMonthRollupsFrom,
   libraryMonthQuarterRollupsFrom,
   rollupDelta,
   totalsDelta,
 } from './rollup-sql.js';
+import { daySlotsUnnested, libraryDaySlotsFrom } from './day-slots-sql.js';
 import { bingeRunsFrom, genreRollupDelta, yearTopsDelta } from './review-rollup-sql.js';
 import { LIBRARY_ITEM_FIGURES, libraryItemDelta } from '../library/library-item-counts.js';
 import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
@@ -22,7 +22,7 @@ import { userLastPlaysFrom } from './user-last-plays.js';
  * per movie, series, track, user, library, client, method; play_card_viewers: plays and last play per movie,
  * series or track and user; play_card_viewer_counts: users per movie, series or track; and the hour chart's
  * play_rollups_by_library_month_quarter: UTC month × quarter of the day × library; the day charts'
- * play_rollups_by_library_day_prefix: the first h hours of each UTC day × library; play_rollups_by_library_method_month:
+ * play_rollups_by_library_day_slots: the first i quarter hours of each UTC day × library, one difference per slot; play_rollups_by_library_method_month:
  * UTC month × library × playback method; the year in review's play_genre_rollups: UTC month × genre per user and
  * server, play_binge_runs: each user's runs of plays, and play_year_tops: UTC year × item or series of the
  * server; and the search's dictionary history_search_terms: plays
@@ -44,7 +44,7 @@ export interface RollupDifference {
     | 'library_quarter_hour'
     | 'library_hourly'
     | 'library_month_quarter'
-    | 'library_day_prefix'
+    | 'library_day_slots'
     | 'library_method_month'
     | 'totals'
     | 'cards'
@@ -123,10 +123,12 @@ quarter_stored AS (
   WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
 ), ${libraryLevel('library_quarter', 'play_rollups_by_library', (column) => column)},
 ${libraryLevel('library_hourly', 'play_rollups_by_library_hourly', HOUR)},
-day_prefix_expected AS (${libraryDayPrefixRollupsFrom('quarter_expected')}),
-day_prefix_stored AS (
-  SELECT server_id, bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
-  WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND (plays <> 0 OR played_seconds <> 0)
+day_slots_expected AS (
+  SELECT * FROM (${daySlotsUnnested(libraryDaySlotsFrom('quarter_expected'))}) AS e WHERE plays <> 0 OR played_seconds <> 0
+),
+day_slots_stored AS (
+  SELECT * FROM (${daySlotsUnnested('(SELECT * FROM play_rollups_by_library_day_slots WHERE $1::uuid IS NULL OR server_id = $1::uuid)')}) AS s
+  WHERE plays <> 0 OR played_seconds <> 0
 ),
 month_quarter_expected AS (${libraryMonthQuarterRollupsFrom('quarter_expected')}),
 month_quarter_stored AS (
@@ -192,7 +194,7 @@ UNION ALL ${libraryDifferences('library_quarter_hour', 'library_quarter')}
 UNION ALL ${libraryDifferences('library_hourly', 'library_hourly')}
 UNION ALL
 ${bucketedDifferences('library_month_quarter', 'month_quarter', 'YYYY-MM', ['quarter', 'library_id'])}
-UNION ALL ${bucketedDifferences('library_day_prefix', 'day_prefix', 'YYYY-MM-DD', ['hour', 'library_id'])}
+UNION ALL ${bucketedDifferences('library_day_slots', 'day_slots', 'YYYY-MM-DD', ['slot', 'library_id'])}
 UNION ALL ${bucketedDifferences('library_method_month', 'method_month', 'YYYY-MM', ['library_id', 'play_method'])}
 UNION ALL
 SELECT 'totals', COALESCE(e.server_id, s.server_id), COALESCE(e.scope, s.scope) || ' ' || COALESCE(e.key, s.key),

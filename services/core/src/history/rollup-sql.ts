@@ -89,19 +89,6 @@ export function libraryMethodMonthRollupsFrom(source: string): string {
 }
 
 /**
- * The day and weekday charts' level (0021) from library quarter-hour rows in `source`: per UTC day, library and
- * hour h (1–24), the plays of the day's first h hours (h = 24: the whole day). A local day is a UTC day's total
- * plus or minus such prefixes at its two ends (stats/day-chart-sql.ts), so any zone reads a few rows per day.
- * A quarter hour of hour k counts in the prefixes k+1 to 24.
- */
-export function libraryDayPrefixRollupsFrom(source: string): string {
-  return `SELECT server_id, ${utcDay('bucket')} AS bucket, h::smallint AS hour, library_id,
-      sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
-    FROM ${source} AS p CROSS JOIN LATERAL generate_series((extract(epoch FROM p.bucket)::bigint % 86400 / 3600)::int + 1, 24) AS h
-    GROUP BY 1, 2, 3, 4`;
-}
-
-/**
  * What each card of the home page counts a play for (play_card_rollups, 0018): movies and tracks for their item,
  * episodes for their series, every play for its user, its library, its client and its playback method. SQL over
  * a playback_history row.
@@ -220,7 +207,7 @@ ${totalsDelta('playback_history')};
 /**
  * Every table derived from playback_history for the statistics and the search: play_rollups and play_totals, which writers
  * and deleters keep directly, and the levels that triggers on play_rollups derive from it (daily: 0006;
- * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day prefixes for the day and weekday charts: 0021;
+ * library quarter hours and hours for the charts: 0013; months × quarter of the day for the hour chart: 0020; day slots for the day and weekday charts: 0037, history/day-slots-sql.ts;
  * months × library × method from the daily level: 0027),
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
  * that triggers on play_card_viewers keep (0020), the year in review's genres per month and binge runs that
@@ -237,7 +224,7 @@ export const ROLLUP_TABLES = [
   'play_card_viewers',
   'play_rollups_by_library_month_quarter',
   'play_card_viewer_counts',
-  'play_rollups_by_library_day_prefix',
+  'play_rollups_by_library_day_slots',
   'play_rollups_by_library_method_month',
   'play_genre_rollups',
   'play_binge_runs',

@@ -31,7 +31,7 @@ export interface ChartAnswer {
  * from that day on too), or today when there are none.
  */
 const FIRST_PLAY_DAY = `COALESCE(date_trunc('day', (
-    SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $2 AND hour = 24) AT TIME ZONE $1::text), now() AT TIME ZONE $1::text)::date`;
+    SELECT min(bucket) FROM play_rollups_by_library_day_slots WHERE server_id = $2) AT TIME ZONE $1::text), now() AT TIME ZONE $1::text)::date`;
 
 /**
  * One row per day of the window (every day, zero-filled; all time, ALL_TIME_DAYS or more, from the first day

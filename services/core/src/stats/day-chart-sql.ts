@@ -1,22 +1,25 @@
+import { DAY_SLOTS } from '../history/day-slots-sql.js';
+
 /**
  * Plays and seconds per (local day bucket, library) over a days window, for the day and weekday charts, exact
- * in any zone (DST days of 23 or 25 hours, +05:30, +05:45) from play_rollups_by_library_day_prefix (0021).
+ * in any zone (DST days of 23 or 25 hours, +05:30, +05:45) from play_rollups_by_library_day_slots (0037: per UTC
+ * day and library, slot i holds the plays of the day's first i quarter hours; history/day-slots-sql.ts).
  *
  * Local day D runs from its local midnight s to the next one, e. With P(x) the plays of x's UTC day before x,
- * D holds the whole UTC days from s's up to (not including) e's, minus P(s), plus P(e). P(x) is the prefix row of
- * x's UTC day up to x's whole hour, the quarter hours of play_rollups_by_library from there to x's quarter hour
- * (+05:30, +05:45), and playback_history from there to x (only in a zone whose midnight is not on a quarter hour).
- * Each UTC day's total (hour 24) falls in exactly one local day: the one holding the UTC day's last moment. About
- * three rows per library and day.
+ * D holds the whole UTC days from s's up to (not including) e's, minus P(s), plus P(e). P(x) is slot q of x's
+ * UTC day (q the whole quarter hours before x; nothing for q = 0), plus, only in a zone whose midnight is not on
+ * a quarter hour, playback_history from x's quarter hour to x. Each UTC day's total (slot 96) falls in exactly one
+ * local day: the one holding the UTC day's last moment.
  *
- * Read as ranges, not per day: the whole days as one index range, the hour prefixes as one range per distinct hour
- * (one in a zone with a fixed offset, two across DST); the quarter hours by one index range per midnight.
- * Each midnight's prefix rows go, with their sign, straight to the two days it bounds (no per-midnight sums).
+ * So each UTC day's row is read once, as one index range for the window, narrowed to its total and the slots of
+ * the window's midnights, and joined to a plan per UTC day of what it gives: (local day, slot, sign) for its
+ * total and for each midnight in it (the prefix leaves the day the midnight starts and joins the day it ends).
+ * About one row per library and day, six to a page, in any zone: an all-time chart of three years reads a few
+ * hundred pages (0021's hour prefixes put each row read on a page of its own, and +05:30 read the quarter hours
+ * at every midnight too).
  *
  * The days are numbered (n, from 1) and every row is summed under its day's number; the bucket key (`localKey`,
- * a to_char or extract per call) is computed once per day at the end, and each whole UTC day's local day once
- * per UTC day (joined), not once per library row. The midnights' UTC day, hour and quarter are timestamp
- * truncations in UTC, not epoch arithmetic in numeric.
+ * a to_char or extract per call) is computed once per day at the end.
  *
  * `start` is the window's first local midnight (SQL), `tz` the zone's placeholder, `$1` the server id;
  * `localKey` maps a local midnight (timestamp without zone) to the bucket key. The last day runs to the next
@@ -44,7 +47,7 @@ export function dayChartRollup(options: {
       -- no empty years), to today.
       SELECT first, last, first::date AS first_date FROM (
         SELECT GREATEST((${start}) AT TIME ZONE ${tz}::text, date_trunc('day', (
-            SELECT min(bucket) FROM play_rollups_by_library_day_prefix WHERE server_id = $1 AND hour = 24) AT TIME ZONE ${tz}::text)) AS first,
+            SELECT min(bucket) FROM play_rollups_by_library_day_slots WHERE server_id = $1) AT TIME ZONE ${tz}::text)) AS first,
           date_trunc('day', now() AT TIME ZONE ${tz}::text) AS last
       ) AS b
     ), midnights AS MATERIALIZED (
@@ -53,49 +56,57 @@ export function dayChartRollup(options: {
       SELECT g.n::int AS n, g.d, g.d AT TIME ZONE ${tz}::text AS x
       FROM dates, generate_series(dates.first, dates.last + interval '1 day', interval '1 day') WITH ORDINALITY AS g (d, n)
     ), moments AS MATERIALIZED (
-      SELECT n, x, date_trunc('day', x, 'UTC') AS day, date_part('hour', x AT TIME ZONE 'UTC')::int AS hour,
-        date_trunc('hour', x, 'UTC') AS hour_start,
+      -- Each midnight's UTC day, the whole quarter hours of that day before it (its slot), and its quarter's start.
+      SELECT n, x, date_trunc('day', x, 'UTC') AS day,
+        date_part('hour', x AT TIME ZONE 'UTC')::int * 4 + date_part('minute', x AT TIME ZONE 'UTC')::int / 15 AS slot,
         date_trunc('hour', x, 'UTC') + (date_part('minute', x AT TIME ZONE 'UTC')::int / 15) * interval '15 minutes' AS quarter
       FROM midnights
-    ), utc_days AS MATERIALIZED (
-      -- The local day of each whole UTC day: the one holding its last moment.
-      SELECT u, (date_trunc('day', (u + interval '1 day' - interval '1 microsecond') AT TIME ZONE ${tz}::text)::date - dates.first_date) + 1 AS n
+    ), plan AS MATERIALIZED (
+      -- Per UTC day from the first midnight's to the last one's: (local day, slot, sign) for what its row gives.
+      -- The total goes to the local day holding the day's last moment (none for the last midnight's day: its rest
+      -- is after the window); a midnight's prefix leaves the day it starts and joins the day it ends.
+      SELECT u, (date_trunc('day', (u + interval '1 day' - interval '1 microsecond') AT TIME ZONE ${tz}::text)::date - dates.first_date) + 1 AS n,
+        ${DAY_SLOTS} AS slot, 1 AS sign
       FROM dates, generate_series((SELECT min(day) FROM moments), (SELECT max(day) FROM moments) - interval '1 day', interval '1 day') AS u
-    ), hour_rows AS MATERIALIZED (
-      SELECT bucket, hour, library_id, plays, played_seconds FROM play_rollups_by_library_day_prefix
-      WHERE server_id = $1 AND hour = ANY (ARRAY(SELECT DISTINCT hour FROM moments WHERE hour > 0))
-        AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
-    ), prefixes AS (
-      SELECT m.n, r.library_id, r.plays, r.played_seconds
-        FROM moments m JOIN hour_rows r ON r.hour = m.hour AND r.bucket = m.day
       UNION ALL
-      -- The quarter hours from a moment's hour to its quarter (+05:30, +05:45) as one index range per moment (the
-      -- quarters of one moment are adjacent in the key; listing them would cost a probe each), and, only in a zone
-      -- whose midnight is not on a quarter hour, the history rows from there. LATERAL, OFFSET 0: not flattened
-      -- into a hash join over the whole table.
-      SELECT m.n, q.library_id, q.plays, q.played_seconds
-        FROM moments m CROSS JOIN LATERAL (
-          SELECT library_id, plays, played_seconds FROM play_rollups_by_library
-          WHERE server_id = $1 AND bucket >= m.hour_start AND bucket < m.quarter OFFSET 0
-        ) AS q
-        WHERE m.quarter > m.hour_start
-      UNION ALL
-      SELECT m.n, h.library_id, 1, h.played_seconds
-        FROM moments m CROSS JOIN LATERAL (
-          SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
-          WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
-        ) AS h
-        WHERE m.x > m.quarter
+      SELECT m.day, m.n + k.shift, m.slot, k.sign FROM moments m CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign) WHERE m.slot > 0
+    ), edges AS MATERIALIZED (
+      -- The midnights' lowest and highest slots in the window: one per offset, so these two are every slot of a zone
+      -- with one or two offsets over the window (DST, or none).
+      SELECT COALESCE(min(slot), 0) AS lo, COALESCE(max(slot), 0) AS hi FROM plan WHERE slot < ${DAY_SLOTS}
     ), cells AS (
       SELECT n, library_id, sum(plays) AS plays, sum(played_seconds) AS played_seconds FROM (
-        SELECT u.n, r.library_id, r.plays, r.played_seconds
-          FROM play_rollups_by_library_day_prefix r JOIN utc_days u ON u.u = r.bucket
-          WHERE r.server_id = $1 AND r.hour = 24
-            AND r.bucket >= (SELECT min(day) FROM moments) AND r.bucket < (SELECT max(day) FROM moments)
+        -- The window's rows as one index range (not a probe per day), each read once and narrowed to the day's
+        -- total and the two edge slots before the join to the plan (OFFSET 0: not after it, which hashed the
+        -- 1.2 KB rows).
+        SELECT p.n, r.library_id,
+            p.sign * CASE p.slot WHEN ${DAY_SLOTS} THEN r.day_plays WHEN (SELECT lo FROM edges) THEN r.lo_plays ELSE r.hi_plays END AS plays,
+            p.sign * CASE p.slot WHEN ${DAY_SLOTS} THEN r.day_seconds WHEN (SELECT lo FROM edges) THEN r.lo_seconds ELSE r.hi_seconds END AS played_seconds
+          FROM (
+            SELECT bucket, library_id, plays[${DAY_SLOTS}] AS day_plays, played_seconds[${DAY_SLOTS}] AS day_seconds,
+              plays[(SELECT lo FROM edges)] AS lo_plays, played_seconds[(SELECT lo FROM edges)] AS lo_seconds,
+              plays[(SELECT hi FROM edges)] AS hi_plays, played_seconds[(SELECT hi FROM edges)] AS hi_seconds
+            FROM play_rollups_by_library_day_slots
+            WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+            OFFSET 0
+          ) AS r JOIN plan p ON p.u = r.bucket
+          WHERE p.slot IN (${DAY_SLOTS}, (SELECT lo FROM edges), (SELECT hi FROM edges))
         UNION ALL
-        -- A midnight's prefix leaves the day it starts and joins the day it ends.
-        SELECT p.n + k.shift, p.library_id, k.sign * p.plays, k.sign * p.played_seconds
-          FROM prefixes p CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign)
+        -- A midnight slot between the two (an offset that changed more than once in the window): its days' rows
+        -- read one UTC day at a time.
+        SELECT p.n, r.library_id, p.sign * r.plays[p.slot], p.sign * r.played_seconds[p.slot]
+          FROM edges e JOIN plan p ON p.slot > e.lo AND p.slot < e.hi CROSS JOIN LATERAL (
+            SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_slots WHERE server_id = $1 AND bucket = p.u
+          ) AS r
+        UNION ALL
+        -- Only in a zone whose midnight is not on a quarter hour: the history from the midnight's quarter to it.
+        -- LATERAL, OFFSET 0: not flattened into a hash join over the whole table.
+        SELECT m.n + k.shift, h.library_id, k.sign, k.sign * h.played_seconds
+          FROM moments m CROSS JOIN LATERAL (
+            SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
+            WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
+          ) AS h CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign)
+          WHERE m.x > m.quarter
       ) AS parts GROUP BY n, library_id
     ), keys AS MATERIALIZED (
       -- The window's days (none before the first or after today) and their keys.

@@ -1,5 +1,17 @@
 import type { Migration } from './index.js';
-import { libraryDayPrefixRollupsFrom } from '../../history/rollup-sql.js';
+import { utcDay } from '../../history/rollup-sql.js';
+
+/**
+ * The level's rows from library quarter-hour rows in `source`: per UTC day, library and hour h (1–24), the plays
+ * of the day's first h hours (h = 24: the whole day); a quarter hour of hour k counts in the prefixes k+1 to 24.
+ * (Kept here since 0037 replaced the level by the day slots, history/day-slots-sql.ts, and dropped it.)
+ */
+function libraryDayPrefixRollupsFrom(source: string): string {
+  return `SELECT server_id, ${utcDay('bucket')} AS bucket, h::smallint AS hour, library_id,
+      sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds
+    FROM ${source} AS p CROSS JOIN LATERAL generate_series((extract(epoch FROM p.bucket)::bigint % 86400 / 3600)::int + 1, 24) AS h
+    GROUP BY 1, 2, 3, 4`;
+}
 
 /**
  * The day and weekday charts in any zone from a few rows per day: play_rollups_by_library_day_prefix holds, per
