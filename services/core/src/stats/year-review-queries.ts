@@ -138,8 +138,8 @@ export async function serverTotalsOfYear(db: Database, serverId: string, year: n
 
 /**
  * The server's figures for the year that is going on (it started and ends after now): the day and hour charts'
- * own levels for a window from 1 January in the zone to now (dayChartRollup: a few day-prefix rows per library
- * and day; chartRollup of a time of day: 96 month × quarter rows per library and month), which hold exactly the year's plays
+ * own levels for a window from 1 January in the zone to now (dayChartRollup: one day-slots row per library
+ * and UTC day; chartRollup of a time of day: 96 month × quarter rows per library and month), which hold exactly the year's plays
  * so far. A past year needs an end: serverYearFromCharts.
  */
 export async function serverYearSoFarFromCharts(db: Database, serverId: string, year: number, timeZone: string) {
