@@ -80,14 +80,33 @@ export class EmbeddedPostgres {
   }
 
   /**
-   * Starts the postmaster on our port and resolves once it accepts connections. When it later exits without
+   * Starts the postmaster on our port and resolves once it accepts connections.
+   *
+   * With pg_prewarm preloaded (when the binaries ship it), PostgreSQL's autoprewarm worker writes the list of
+   * the pages its shared buffers hold to the cluster (autoprewarm.blocks, every 5 minutes and at shutdown) and
+   * reads those pages back in the background after the next start: after a restart the statistics and searches
+   * a user had been using find their pages in memory instead of reading them one by one on their first call
+   * (docs/performance.md, "The first call after a start"). A first start has no list and changes nothing. When it later exits without
    * stop() having asked for it, the supervisor starts it again on the same port (the pool's URL stays valid).
    */
   private async spawnServer(): Promise<void> {
     const { bin, clusterDir, socketDir, owner } = this.launch!;
+    const preload = bundledLibraryPath(bin, 'pg_prewarm') ? ['-c', 'shared_preload_libraries=pg_prewarm'] : [];
     const child = spawn(
       bin.postgres,
-      ['-D', clusterDir, '-p', String(this.port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      [
+        '-D',
+        clusterDir,
+        '-p',
+        String(this.port),
+        '-k',
+        socketDir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        ...preload,
+      ],
       // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration
       { ...(owner ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
@@ -237,6 +256,19 @@ export class EmbeddedPostgres {
       return lookup();
     }
   }
+}
+
+/**
+ * The path of a loadable module the embedded binaries ship (their lib folder, beside bin), or undefined: a
+ * preloaded library that is missing would stop PostgreSQL from starting, so it is only asked for when present.
+ */
+export function bundledLibraryPath(bin: Pick<PostgresBinaries, 'postgres'>, name: string): string | undefined {
+  const lib = path.join(path.dirname(bin.postgres), '..', 'lib');
+  const candidates = ['.so', '.dylib', '.dll'].flatMap((suffix) => [
+    path.join(lib, 'postgresql', `${name}${suffix}`),
+    path.join(lib, `${name}${suffix}`),
+  ]);
+  return candidates.find((file) => existsSync(file));
 }
 
 async function loadBinaries(): Promise<PostgresBinaries> {
