@@ -11,6 +11,10 @@ const run = promisify(execFile);
 /** Supervisor back-off after PostgreSQL died: first retry, and the cap of the doubling delay. */
 const RESTART_FIRST_DELAY_MS = 500;
 const RESTART_MAX_DELAY_MS = 10_000;
+/** The longest a start waits for the autoprewarm worker (pg_prewarm) to read the saved pages back. */
+const PREWARM_WAIT_MS = 10_000;
+/** What PostgreSQL logs (LC_MESSAGES=C) when autoprewarm has finished reading. */
+const PREWARM_END = /autoprewarm successfully prewarmed \d+ of \d+ previously-loaded blocks/;
 
 interface PostgresBinaries {
   postgres: string;
@@ -92,6 +96,9 @@ export class EmbeddedPostgres {
   private async spawnServer(): Promise<void> {
     const { bin, clusterDir, socketDir, owner } = this.launch!;
     const preload = bundledLibraryPath(bin, 'pg_prewarm') ? ['-c', 'shared_preload_libraries=pg_prewarm'] : [];
+    // A list saved by the previous run: its pages are read back after the start (see waitForPrewarm).
+    const saved = preload.length > 0 && existsSync(path.join(clusterDir, 'autoprewarm.blocks'));
+    const startedAt = Date.now();
     const child = spawn(
       bin.postgres,
       [
@@ -112,8 +119,8 @@ export class EmbeddedPostgres {
     );
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let output = '';
     await new Promise<void>((resolve, reject) => {
-      let output = '';
       const onData = (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         output += text;
@@ -123,14 +130,42 @@ export class EmbeddedPostgres {
       child.stderr?.on('data', onData);
       child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited during start-up (code ${code}): ${output.slice(-2000)}`)));
     });
-    // Keep draining stderr so PostgreSQL never blocks on a full pipe.
+    // Keep draining stderr so PostgreSQL never blocks on a full pipe, and watch for the end of the prewarm.
     child.stderr?.removeAllListeners('data');
-    child.stderr?.on('data', (chunk: Buffer) => this.logger.debug({ component: 'postgres' }, chunk.toString('utf8').trim()));
+    let prewarmDone = () => {};
+    const prewarmed = new Promise<void>((resolve) => (prewarmDone = resolve));
+    // A small cluster's prewarm may have ended in the same output as the start.
+    let tail = output.slice(-1000);
+    if (PREWARM_END.test(tail)) prewarmDone();
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      this.logger.debug({ component: 'postgres' }, text.trim());
+      tail = (tail + text).slice(-1000);
+      if (PREWARM_END.test(tail)) prewarmDone();
+    });
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.logger.error({ code, signal }, 'embedded PostgreSQL stopped unexpectedly; restarting it');
       this.scheduleRestart(RESTART_FIRST_DELAY_MS);
     });
+    if (saved) await this.waitForPrewarm(prewarmed, startedAt);
+  }
+
+  /**
+   * Waits (at most PREWARM_WAIT_MS) until the autoprewarm worker has read the saved pages back. It stops as soon
+   * as shared buffers have no free page left, so requests served meanwhile would both wait on the same disk and
+   * cut the prewarm short: at 5 M plays it reads 128 MB in 0.3 s from the operating system's cache and in about
+   * 2.5 s from disk (docs/performance.md, "The first call after a start").
+   */
+  private async waitForPrewarm(prewarmed: Promise<void>, startedAt: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), PREWARM_WAIT_MS)));
+    const late = await Promise.race([prewarmed.then(() => false), this.exited!.then(() => false), timedOut]);
+    clearTimeout(timer);
+    this.logger.info(
+      { ms: Date.now() - startedAt, finished: !late },
+      late ? 'embedded PostgreSQL still prewarming; going on' : 'embedded PostgreSQL prewarmed its buffers',
+    );
   }
 
   /**
