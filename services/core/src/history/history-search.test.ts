@@ -288,6 +288,40 @@ describe('history search', () => {
     expect(seen.has('sortWalk')).toBe(true);
   });
 
+  // A walk that runs out of time (a user whose plays all lie at the far end of the order) leaves the page to the
+  // candidates: the statement is made to fail as PostgreSQL's statement timeout does (57014).
+  it('falls back to the candidates when the walk of the order times out', async () => {
+    let walks = 0;
+    const timingOut = new Proxy(db, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? (sql: string, bind?: unknown[], transaction?: unknown) => {
+              if (sql.includes(PATHS.sortWalk)) {
+                walks += 1;
+                return Promise.reject(
+                  Object.assign(new Error('canceling statement due to statement timeout'), { parent: { code: '57014' } }),
+                );
+              }
+              return target.query(sql, bind, transaction as never);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    for (const desc of [true, false]) {
+      const expected = await reference('bob', 'NowPlayingItemName', desc);
+      const ids: number[] = [];
+      for (let number = 1; number <= Math.ceil(expected.length / 10); number += 1) {
+        const answer = await queryHistory(
+          timingOut,
+          serverId,
+          request({ search: 'bob', sort: 'NowPlayingItemName', desc, size: 10, page: number }),
+        );
+        for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+      }
+      expect(ids).toEqual(expected);
+    }
+    expect(walks).toBeGreaterThan(0);
+  });
+
   it('takes every new path in the cases above (the date walk, key by key, the count by the family or by a base)', async () => {
     const seen = new Set<string>();
     // A word without a space is counted by a base field and the rest (baseCount), one with a space by its family.
