@@ -294,15 +294,16 @@ export class EmbeddedPostgres {
 }
 
 /**
- * The path of a loadable module the embedded binaries ship (their lib folder, beside bin), or undefined: a
- * preloaded library that is missing would stop PostgreSQL from starting, so it is only asked for when present.
+ * The path of a loadable module the embedded binaries ship, where their PostgreSQL looks for it ($libdir: lib
+ * beside bin on Windows, lib/postgresql elsewhere), or undefined: a preloaded library that is missing would stop
+ * PostgreSQL from starting, so it is only asked for when present there.
  */
 export function bundledLibraryPath(bin: Pick<PostgresBinaries, 'postgres'>, name: string): string | undefined {
   const lib = path.join(path.dirname(bin.postgres), '..', 'lib');
-  const candidates = ['.so', '.dylib', '.dll'].flatMap((suffix) => [
-    path.join(lib, 'postgresql', `${name}${suffix}`),
-    path.join(lib, `${name}${suffix}`),
-  ]);
+  const candidates =
+    process.platform === 'win32'
+      ? [path.join(lib, `${name}.dll`)]
+      : ['.so', '.dylib'].map((suffix) => path.join(lib, 'postgresql', `${name}${suffix}`));
   return candidates.find((file) => existsSync(file));
 }
 
