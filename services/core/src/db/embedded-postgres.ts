@@ -11,6 +11,10 @@ const run = promisify(execFile);
 /** Supervisor back-off after PostgreSQL died: first retry, and the cap of the doubling delay. */
 const RESTART_FIRST_DELAY_MS = 500;
 const RESTART_MAX_DELAY_MS = 10_000;
+/** The longest a start waits for the autoprewarm worker (pg_prewarm) to read the saved pages back. */
+const PREWARM_WAIT_MS = 10_000;
+/** What PostgreSQL logs (LC_MESSAGES=C) when autoprewarm has finished reading. */
+const PREWARM_END = /autoprewarm successfully prewarmed \d+ of \d+ previously-loaded blocks/;
 
 interface PostgresBinaries {
   postgres: string;
@@ -80,21 +84,43 @@ export class EmbeddedPostgres {
   }
 
   /**
-   * Starts the postmaster on our port and resolves once it accepts connections. When it later exits without
+   * Starts the postmaster on our port and resolves once it accepts connections.
+   *
+   * With pg_prewarm preloaded (when the binaries ship it), PostgreSQL's autoprewarm worker writes the list of
+   * the pages its shared buffers hold to the cluster (autoprewarm.blocks, every 5 minutes and at shutdown) and
+   * reads those pages back in the background after the next start: after a restart the statistics and searches
+   * a user had been using find their pages in memory instead of reading them one by one on their first call
+   * (docs/performance.md, "The first call after a start"). A first start has no list and changes nothing. When it later exits without
    * stop() having asked for it, the supervisor starts it again on the same port (the pool's URL stays valid).
    */
   private async spawnServer(): Promise<void> {
     const { bin, clusterDir, socketDir, owner } = this.launch!;
+    const preload = bundledLibraryPath(bin, 'pg_prewarm') ? ['-c', 'shared_preload_libraries=pg_prewarm'] : [];
+    // A list saved by the previous run: its pages are read back after the start (see waitForPrewarm).
+    const saved = preload.length > 0 && existsSync(path.join(clusterDir, 'autoprewarm.blocks'));
+    const startedAt = Date.now();
     const child = spawn(
       bin.postgres,
-      ['-D', clusterDir, '-p', String(this.port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      [
+        '-D',
+        clusterDir,
+        '-p',
+        String(this.port),
+        '-k',
+        socketDir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        ...preload,
+      ],
       // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration
       { ...(owner ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let output = '';
     await new Promise<void>((resolve, reject) => {
-      let output = '';
       const onData = (chunk: Buffer) => {
         const text = chunk.toString('utf8');
         output += text;
@@ -104,14 +130,42 @@ export class EmbeddedPostgres {
       child.stderr?.on('data', onData);
       child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited during start-up (code ${code}): ${output.slice(-2000)}`)));
     });
-    // Keep draining stderr so PostgreSQL never blocks on a full pipe.
+    // Keep draining stderr so PostgreSQL never blocks on a full pipe, and watch for the end of the prewarm.
     child.stderr?.removeAllListeners('data');
-    child.stderr?.on('data', (chunk: Buffer) => this.logger.debug({ component: 'postgres' }, chunk.toString('utf8').trim()));
+    let prewarmDone = () => {};
+    const prewarmed = new Promise<void>((resolve) => (prewarmDone = resolve));
+    // A small cluster's prewarm may have ended in the same output as the start.
+    let tail = output.slice(-1000);
+    if (PREWARM_END.test(tail)) prewarmDone();
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      this.logger.debug({ component: 'postgres' }, text.trim());
+      tail = (tail + text).slice(-1000);
+      if (PREWARM_END.test(tail)) prewarmDone();
+    });
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.logger.error({ code, signal }, 'embedded PostgreSQL stopped unexpectedly; restarting it');
       this.scheduleRestart(RESTART_FIRST_DELAY_MS);
     });
+    if (saved) await this.waitForPrewarm(prewarmed, startedAt);
+  }
+
+  /**
+   * Waits (at most PREWARM_WAIT_MS) until the autoprewarm worker has read the saved pages back. It stops as soon
+   * as shared buffers have no free page left, so requests served meanwhile would both wait on the same disk and
+   * cut the prewarm short: at 5 M plays it reads 128 MB in 0.3 s from the operating system's cache and in about
+   * 2.5 s from disk (docs/performance.md, "The first call after a start").
+   */
+  private async waitForPrewarm(prewarmed: Promise<void>, startedAt: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), PREWARM_WAIT_MS)));
+    const late = await Promise.race([prewarmed.then(() => false), this.exited!.then(() => false), timedOut]);
+    clearTimeout(timer);
+    this.logger.info(
+      { ms: Date.now() - startedAt, finished: !late },
+      late ? 'embedded PostgreSQL still prewarming; going on' : 'embedded PostgreSQL prewarmed its buffers',
+    );
   }
 
   /**
@@ -237,6 +291,20 @@ export class EmbeddedPostgres {
       return lookup();
     }
   }
+}
+
+/**
+ * The path of a loadable module the embedded binaries ship, where their PostgreSQL looks for it ($libdir: lib
+ * beside bin on Windows, lib/postgresql elsewhere), or undefined: a preloaded library that is missing would stop
+ * PostgreSQL from starting, so it is only asked for when present there.
+ */
+export function bundledLibraryPath(bin: Pick<PostgresBinaries, 'postgres'>, name: string): string | undefined {
+  const lib = path.join(path.dirname(bin.postgres), '..', 'lib');
+  const candidates =
+    process.platform === 'win32'
+      ? [path.join(lib, `${name}.dll`)]
+      : ['.so', '.dylib'].map((suffix) => path.join(lib, 'postgresql', `${name}${suffix}`));
+  return candidates.find((file) => existsSync(file));
 }
 
 async function loadBinaries(): Promise<PostgresBinaries> {

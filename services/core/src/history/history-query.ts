@@ -10,6 +10,7 @@ import {
   datedKeysPage,
   datedWalkPage,
   fieldValuesCheck,
+  sortWalkIds,
   userCoverRows,
 } from './search-pages.js';
 import {
@@ -235,7 +236,7 @@ export interface SearchTuning {
   /** Values read per pattern in the first look-up (LOOKUP_TERMS). */
   lookupTerms?: number;
   /** The page's plan instead of the cheapest by the estimates (one that cannot serve the request is not taken). */
-  page?: 'walk' | 'keyed' | 'datedKeys' | 'datedWalk';
+  page?: 'walk' | 'keyed' | 'datedKeys' | 'datedWalk' | 'sortWalk';
 }
 
 /** One server's history, or with a list of server ids the history of all of them ("All servers"). */
@@ -269,18 +270,28 @@ export async function queryHistory(
   const coverWalk = covered && userPlays !== undefined && userPlays <= CANDIDATE_READ_COST * searched.candidatePlays;
   // The page in start order walks the user's index (unless a test forces another plan); other orders read the candidates.
   const coverPage = coverWalk && request.sort === 'ActivityDateInserted' && tuning.page === undefined;
-  const pageSelection = selectHistory(serverId, request, pagePlan === 'keyed' && !coverPage ? searched : walk);
+  // A page in another order walks that order's index keeping the candidates' ids, unless it took too long.
+  const walkedIds =
+    pagePlan === 'sortWalk'
+      ? await sortWalkIds(db, searched!.candidates!, selectHistory(serverId, request, walk), order, request.size, offset)
+      : undefined;
+  const keyed = (pagePlan === 'keyed' || (pagePlan === 'sortWalk' && !walkedIds)) && !coverPage;
+  const pageSelection = walkedIds
+    ? { where: [], bind: [walkedIds], filtered: true }
+    : selectHistory(serverId, request, keyed ? searched : walk);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
-  const page = coverPage
-    ? `WITH page AS (
+  const page = walkedIds
+    ? `WITH page AS (SELECT unnest($1::bigint[]) AS id)`
+    : coverPage
+      ? `WITH page AS (
       ${userCoverRows(searched.candidates!, pageSelection, 'id')}
       ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`
-    : pagePlan === 'datedKeys'
-      ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
-      : pagePlan === 'datedWalk'
-        ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
-        : `WITH page AS (
+      : pagePlan === 'datedKeys'
+        ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
+        : pagePlan === 'datedWalk'
+          ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
+          : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match

@@ -89,6 +89,8 @@ describe('history search', () => {
     ActivityDateInserted: 'started_at',
     UserName: 'lower(user_name)',
     PlaybackDuration: 'played_seconds',
+    NowPlayingItemName: 'lower(COALESCE(series_name, item_name))',
+    Client: 'lower(client)',
   };
 
   /** The plain scan: ILIKE over the same text, no index, every match in the page's order. */
@@ -220,6 +222,7 @@ describe('history search', () => {
     datedKeys: 'AS k(key) CROSS JOIN LATERAL',
     familyCount: 'keys AS MATERIALIZED',
     baseCount: 'rest_terms AS MATERIALIZED',
+    sortWalk: 'id = ANY(ARRAY(SELECT id FROM playback_history',
   };
   const PLANS: Array<SearchTuning['page']> = ['walk', 'keyed', 'datedKeys', 'datedWalk', undefined];
 
@@ -260,6 +263,65 @@ describe('history search', () => {
     }
   });
 
+  // A user's plays in other orders than the date: the order's index walked keeping the user's ids (sortWalk), the
+  // candidates read and sorted (keyed) and the plan chosen, newest-last and newest-first, every page, against the
+  // plain scan. Every title, client and duration is shared by many plays: ties are ordered by id.
+  it.each(['alice', 'bob', 'zoë', 'bobx1', 'BOB_1'])('pages %j in title, client and duration order as a plain scan does', async (word) => {
+    const seen = new Set<string>();
+    for (const sort of ['NowPlayingItemName', 'Client', 'PlaybackDuration'] as HistorySort[]) {
+      for (const desc of [true, false]) {
+        const expected = await reference(word, sort, desc);
+        expect(expected.length).toBeGreaterThan(0);
+        for (const page of ['sortWalk', 'keyed', undefined] as Array<SearchTuning['page']>) {
+          const ids: number[] = [];
+          const at = (number: number) => request({ search: word, sort, desc, size: 10, page: number });
+          const first = await queryHistory(noting(seen), serverId, at(1), undefined, { page });
+          for (let number = 1; number <= first.pages; number += 1) {
+            const answer = number === 1 ? first : await queryHistory(noting(seen), serverId, at(number), undefined, { page });
+            expect([answer.total, answer.total_exact]).toEqual([expected.length, true]);
+            for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+          }
+          expect(ids, `${sort} ${desc} ${page}`).toEqual(expected);
+        }
+      }
+    }
+    expect(seen.has('sortWalk')).toBe(true);
+  });
+
+  // A walk that runs out of time (a user whose plays all lie at the far end of the order) leaves the page to the
+  // candidates: the statement is made to fail as PostgreSQL's statement timeout does (57014).
+  it('falls back to the candidates when the walk of the order times out', async () => {
+    let walks = 0;
+    const timingOut = new Proxy(db, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? (sql: string, bind?: unknown[], transaction?: unknown) => {
+              if (sql.includes(PATHS.sortWalk)) {
+                walks += 1;
+                return Promise.reject(
+                  Object.assign(new Error('canceling statement due to statement timeout'), { parent: { code: '57014' } }),
+                );
+              }
+              return target.query(sql, bind, transaction as never);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    for (const desc of [true, false]) {
+      const expected = await reference('bob', 'NowPlayingItemName', desc);
+      const ids: number[] = [];
+      for (let number = 1; number <= Math.ceil(expected.length / 10); number += 1) {
+        const answer = await queryHistory(
+          timingOut,
+          serverId,
+          request({ search: 'bob', sort: 'NowPlayingItemName', desc, size: 10, page: number }),
+        );
+        for (const row of answer.results) ids.push(...(row.results.length > 0 ? row.results : [row]).map((play) => play.Id));
+      }
+      expect(ids).toEqual(expected);
+    }
+    expect(walks).toBeGreaterThan(0);
+  });
+
   it('takes every new path in the cases above (the date walk, key by key, the count by the family or by a base)', async () => {
     const seen = new Set<string>();
     // A word without a space is counted by a base field and the rest (baseCount), one with a space by its family.
@@ -268,6 +330,8 @@ describe('history search', () => {
         for (const page of PLANS) await queryHistory(noting(seen), serverId, request({ search: word }), undefined, { lookupTerms, page });
       }
     }
+    // A rare user's page by title walks the title index (sortWalk), unforced.
+    await queryHistory(noting(seen), serverId, request({ search: 'alice', sort: 'NowPlayingItemName' }));
     expect([...seen].sort()).toEqual(Object.keys(PATHS).sort());
   });
 

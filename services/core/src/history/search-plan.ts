@@ -33,7 +33,7 @@ const WALK_ROW_COST = 3;
  * Index entries walked (history_started_cover, index only: about 0.3–0.6 µs each at 5 M plays) per keyed row
  * (a table read: 1.5 µs in cache, 20 µs from disk).
  */
-const INDEX_ENTRIES_PER_ROW = 8;
+export const INDEX_ENTRIES_PER_ROW = 8;
 /** Kinds with few values (a server's users, clients, devices, addresses), looked up apart from the titles. */
 const SMALL_KINDS: SearchTermKind[] = ['user', 'client', 'device', 'address'];
 /** pg_trgm indexes three-character pieces: a shorter pattern would read the whole dictionary. */
