@@ -312,16 +312,14 @@ const COVERED_KINDS: Partial<Record<SearchTermKind, (keys: string) => string>> =
   series: (keys) => `series_id IN (SELECT key FROM ${keys} WHERE kind = 'series')`,
   series_item: (keys) => `(series_id IS NULL AND item_id IN (SELECT key FROM ${keys} WHERE kind = 'series_item'))`,
 };
-/** play_totals' scope whose key counts every play of a user (user) or of an item or series id (item, and more). */
-const TOTAL_SCOPES: Partial<Record<SearchTermKind, string>> = { user: 'user', item: 'item', series: 'item' };
 
 /**
  * The rows a search within one user counts (history-query.ts wraps them with the cap), from the user's covering
  * index as far as the dictionary allows (no filter but the user). The plan's family names the candidate keys;
- * a key is sure when its values that contain the word hold all of its plays (play_totals; a play with an empty
- * value is in no value, and play_totals' item scope also counts an item's episodes, so the test only errs on
- * the safe side): its plays match and are counted from the index alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
- * of a kind the index does not carry (client, device, address) makes every play of the user a candidate.
+ * a key is sure when it has a sure term (search-terms.ts SURE_KINDS: every play of the key holds that value,
+ * kept by the writers) whose value contains the word: its plays match and are counted from the index alone. The
+ * other candidates' plays are read and checked (`where`: the user, the search's check). A candidate of a kind
+ * the index does not carry (client, device, address) makes every play of the user a candidate.
  * `bind` is extended; `servers` and `user` are its parameters of the server(s) and the user.
  */
 export function userSearchRows(
@@ -340,7 +338,6 @@ export function userSearchRows(
   const whole = `lower(${param(containsPattern(word))})`;
   const matched = familyMatched(plan.family, servers, bind);
   const kinds = Object.keys(COVERED_KINDS).map((kind) => `'${kind}'`);
-  const totals = Object.entries(TOTAL_SCOPES).map(([kind, scope]) => `WHEN '${kind}' THEN '${scope}'`);
   const covered = (keys: string) =>
     Object.values(COVERED_KINDS)
       .map((condition) => condition(keys))
@@ -348,20 +345,14 @@ export function userSearchRows(
   const scope = `${history.servers} AND user_id = ${history.user}`;
   return `WITH matched AS (${matched}),
      keys AS MATERIALIZED (
-       SELECT t.kind, t.key, sum(t.plays) FILTER (WHERE lower(t.value) LIKE ${whole}) AS plays
+       SELECT t.kind, t.key, bool_or(t.sure AND lower(t.value) LIKE ${whole}) AS sure
        FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
        WHERE t.server_id = ANY(${servers}) AND t.plays > 0 GROUP BY t.kind, t.key
      ),
-     judged AS MATERIALIZED (
-       SELECT kind, key, plays = (
-         SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
-           AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
-       ) IS TRUE AS sure FROM keys k
-     ),
-     sure AS (SELECT kind, key FROM judged WHERE sure)
+     sure AS (SELECT kind, key FROM keys WHERE sure)
      SELECT 1 FROM playback_history WHERE ${scope} AND (${covered('sure')})
      UNION ALL
-     SELECT 1 FROM playback_history WHERE EXISTS (SELECT 1 FROM judged WHERE NOT sure) AND ${history.where.join(' AND ')} AND id IN (
+     SELECT 1 FROM playback_history WHERE EXISTS (SELECT 1 FROM keys WHERE NOT sure) AND ${history.where.join(' AND ')} AND id IN (
        SELECT id FROM playback_history WHERE ${scope}
          AND (${covered('keys')} OR EXISTS (SELECT 1 FROM keys WHERE kind NOT IN (${kinds.join(', ')})))
          AND (${covered('sure')}) IS NOT TRUE
