@@ -3,6 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
+import { userIndexCount } from './user-search-count.js';
 import {
   CANDIDATE_READ_COST,
   choosePage,
@@ -16,12 +17,9 @@ import {
   baseCountRows,
   containsPattern,
   familyKeyedRows,
-  familyValues,
   KEYED_PLAYS,
   keyedPage,
   planSearch,
-  USER_INDEX_VALUES,
-  userSearchRows,
   type Query,
   type SearchPlan,
 } from './search-plan.js';
@@ -284,21 +282,19 @@ export async function queryHistory(
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
-  // (search-plan.ts userSearchRows) when a walk of the user's plays would read them all (the word is not dense
-  // enough to reach the cap first) and the user has more plays than the dictionary's part costs (about two index
-  // reads per value of the word, at most USER_INDEX_VALUES values), and more plays than the word's candidates
-  // hold (a rare word's candidates are read and checked).
+  // (user-search-count.ts) when a walk of the user's plays would read them all (the word is not dense enough to
+  // reach the cap first), the user has more than twice as many plays as the word has terms (the dictionary's part
+  // costs about that), and more plays than the word's candidates hold (a rare word's candidates are read and
+  // checked). The user's plays, when it may be used (else undefined).
   const byUserIndex = async (plan: SearchPlan) => {
     const userPlays = await countFromTotals(db, serverId, scope);
-    if (plan.candidates && plan.candidatePlays <= userPlays) return false;
-    if (plan.plays > 0 && (userPlays * plan.atLeast) / plan.plays > HISTORY_COUNT_CAP) return false;
-    // The values read so far are a lower bound of the family's: a user with at most twice as many plays walks
-    // without counting them (at 100 k plays user-3's 1,349 plays against `storm`'s 3,600 values).
-    if (userPlays <= 2 * (plan.familyTerms ?? 0)) return false;
-    const values = plan.familyComplete
-      ? (plan.familyTerms ?? Infinity)
-      : await familyValues((sql, values) => db.query(sql, values), servers, plan, USER_INDEX_VALUES);
-    return values <= USER_INDEX_VALUES && userPlays > 2 * values;
+    if (plan.candidates && plan.candidatePlays <= userPlays) return undefined;
+    if (plan.plays > 0 && (userPlays * plan.atLeast) / plan.plays > HISTORY_COUNT_CAP) return undefined;
+    // The values read so far are a lower bound of the family's terms: a user with at most twice as many plays
+    // walks at once (at 100 k plays user-3's 1,349 plays against storm's 3,600 values); the statement checks the
+    // rest itself.
+    if (userPlays <= 2 * (plan.familyTerms ?? 0)) return undefined;
+    return userPlays;
   };
   // A whole history's count that the dictionary does not give and whose candidates were not read (a word of
   // thousands of values, each in a few plays: a title piece, digits) would walk the history up to the cap, every
@@ -321,10 +317,26 @@ export async function queryHistory(
     const rows = plain
       ? (baseCountRows(byFamily!, request.search.trim(), countBind, servers, plain.where, HISTORY_COUNT_CAP) ??
         familyKeyedRows(byFamily!, countBind, servers, plain.where))
-      : byUser && (await byUserIndex(searched))
-        ? userSearchRows(searched, request.search.trim(), countBind, servers, { servers: where[0]!, user: '$2', where })
-        : undefined;
+      : undefined;
     if (rows) return countRows(db, rows, countBind);
+    const userPlays = byUser ? await byUserIndex(searched) : undefined;
+    const byIndex =
+      userPlays !== undefined
+        ? userIndexCount(
+            searched!,
+            request.search.trim(),
+            countBind,
+            servers,
+            { servers: where[0]!, user: '$2', where },
+            userPlays,
+            HISTORY_COUNT_CAP,
+          )
+        : undefined;
+    if (byIndex) {
+      const [row] = await db.query<{ count: number | null }>(byIndex, countBind);
+      // NULL: the word has too many terms for the index's count; the user's plays are walked below.
+      if (row?.count != null) return { total: Math.min(row.count, HISTORY_COUNT_CAP), exact: row.count <= HISTORY_COUNT_CAP };
+    }
     // A user's or a library's matches counted by walking the scope: the check by field values when it holds.
     const scoped = searched && !searched.candidates && (scope.kind === 'user' || scope.kind === 'library');
     const byValues = scoped ? await fieldValuesCheck(db, servers, searched, request.search.trim()) : undefined;
