@@ -250,6 +250,8 @@ export async function queryHistory(
   const offset = (request.page - 1) * request.size;
   // The candidates' keys are read when the page or the count reads them.
   const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
+  // A search within a user may need the user's plays (the covering index's plans): read beside the plan.
+  const scopePlays = scope.kind === 'user' && request.search.trim() ? countFromTotals(db, serverId, scope) : undefined;
   const searched = await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys, tuning.lookupTerms);
   const servers = Array.isArray(serverId) ? serverId : [serverId];
   const known = searched && whole ? knownCount(searched) : undefined;
@@ -263,7 +265,7 @@ export async function queryHistory(
   // user's index entries are filtered by key without table reads, and only the user's candidates are checked,
   // when that costs less than reading every candidate of the server (CANDIDATE_READ_COST).
   const covered = byUser && pagePlan !== 'walk' && coveredKeys(searched);
-  const userPlays = covered ? await countFromTotals(db, serverId, scope) : undefined;
+  const userPlays = covered ? await (scopePlays ?? countFromTotals(db, serverId, scope)) : undefined;
   const coverWalk = covered && userPlays !== undefined && userPlays <= CANDIDATE_READ_COST * searched.candidatePlays;
   // The page in start order walks the user's index (unless a test forces another plan); other orders read the candidates.
   const coverPage = coverWalk && request.sort === 'ActivityDateInserted' && tuning.page === undefined;
@@ -287,7 +289,7 @@ export async function queryHistory(
   // costs about that), and more plays than the word's candidates hold (a rare word's candidates are read and
   // checked). The user's plays, when it may be used (else undefined).
   const byUserIndex = async (plan: SearchPlan) => {
-    const userPlays = await countFromTotals(db, serverId, scope);
+    const userPlays = await (scopePlays ?? countFromTotals(db, serverId, scope));
     if (plan.candidates && plan.candidatePlays <= userPlays) return undefined;
     if (plan.plays > 0 && (userPlays * plan.atLeast) / plan.plays > HISTORY_COUNT_CAP) return undefined;
     // The values read so far are a lower bound of the family's terms: a user with at most twice as many plays

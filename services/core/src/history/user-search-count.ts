@@ -50,8 +50,13 @@ export function userIndexCount(
     return `$${bind.length}`;
   };
   const servers = `${param(serverIds)}::uuid[]`;
-  const whole = `lower(${param(containsPattern(word))})`;
+  const wholePattern = containsPattern(word);
   const patterns = plan.family.map(({ pattern }) => `lower(t.value) LIKE lower(${param(pattern)})`);
+  // A term is read when it matches a pattern of the family: when that is the whole word alone, no second test.
+  const holds =
+    plan.family.length === 1 && plan.family[0]!.pattern === wholePattern
+      ? 't.sure'
+      : `t.sure AND lower(t.value) LIKE lower(${param(wholePattern)})`;
   const possible = new Set(plan.familyKinds ?? (Object.keys(SEARCH_TERM_KINDS) as SearchTermKind[]));
   const tested = (Object.keys(COVERED_KINDS) as SearchTermKind[]).filter((kind) => possible.has(kind));
   const covered = (keys: string) => tested.map((kind) => COVERED_KINDS[kind]!(keys, history.user)).join(' OR ') || 'false';
@@ -60,7 +65,7 @@ export function userIndexCount(
   const untested = tested.length > 0 ? `kind NOT IN (${tested.map((kind) => `'${kind}'`).join(', ')})` : 'true';
   const scope = `${history.servers} AND user_id = ${history.user}`;
   return `WITH keys AS MATERIALIZED (
-       SELECT t.kind, t.key, t.sure AND lower(t.value) LIKE ${whole} AS sure FROM history_search_terms t
+       SELECT t.kind, t.key, ${holds} AS sure FROM history_search_terms t
        WHERE t.server_id = ANY(${servers}) AND t.plays > 0 AND (${patterns.join(' OR ')})
        LIMIT ${USER_INDEX_TERMS + 1}
      ),
