@@ -1,14 +1,10 @@
-WITH matched AS (
-         SELECT 1 AS ord, * FROM (SELECT server_id, kind, value, plays FROM history_search_values v
-         WHERE v.server_id = ANY($1::uuid[]) AND v.kind = ANY('{user,client,device,address}'::text[]) AND lower((v.value || '')) LIKE lower($2) AND v.plays > 0
-         LIMIT 1001) AS v1
-         UNION ALL SELECT 2 AS ord, * FROM (SELECT server_id, kind, value, plays FROM history_search_values v
-         WHERE v.server_id = ANY($1::uuid[]) AND v.kind <> ALL('{user,client,device,address}'::text[]) AND lower(v.value) LIKE lower($2) AND v.plays > 0
-         LIMIT 1001) AS v2
-       )
-       SELECT m.ord::int AS ord, m.kind, count(*)::int AS terms, sum(m.plays)::int AS plays,
-         CASE WHEN sum(m.plays) <= 20000 THEN array_agg(m.value) END AS values
-       FROM matched m GROUP BY m.ord, m.kind
-       UNION ALL
-       -- Every play has one user value: their sum is the number of plays.
-       SELECT 0, 'user', 0, COALESCE(sum(plays), 0)::int, NULL FROM history_search_values WHERE server_id = ANY($1::uuid[]) AND kind = 'user';
+WITH page AS (
+      SELECT id FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 AND CASE WHEN lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
+        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE lower($7) THEN true ELSE false END ORDER BY lower(user_name) ASC, id ASC LIMIT 25 OFFSET 0
+    )
+       SELECT id, user_id, user_name, remote_end_point, series_id, series_name, season_number, episode_number, item_id, item_name,
+         client, play_method, device_name, started_at, played_seconds, library_id,
+         -- Stored once per distinct value (migration 0022): a page resolves its few dozen ids by primary key.
+         (SELECT value FROM play_json_values WHERE id = h.transcoding_info_id) AS transcoding_info, (SELECT value FROM play_json_values WHERE id = h.stream_details_id) AS stream_details
+       FROM playback_history h WHERE id IN (SELECT id FROM page)
+       ORDER BY lower(user_name) ASC, id ASC;

@@ -1,3 +1,2 @@
-SELECT kind, array_agg(DISTINCT key) AS keys FROM history_search_terms
-     WHERE server_id = ANY($1::uuid[]) AND (kind, value) IN (SELECT * FROM unnest($2::text[], $3::text[])) AND plays > 0
-     GROUP BY kind;
+SELECT count(*)::int AS count FROM (SELECT 1 FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 AND CASE WHEN lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
+        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE lower($7) THEN true ELSE false END LIMIT 10001) AS hits;

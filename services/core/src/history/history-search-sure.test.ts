@@ -230,11 +230,15 @@ describe('search terms sure flags under random writes (fast-check)', () => {
 });
 
 /**
- * The count (and with `pages` every page) of `word` within user `userId` against a plain scan, as planned and with a
- * first look-up of one value (the word's values then unknown: the count is taken from the user's index).
+ * The count (and with `pages` every page) of `word` within user `userId` against a plain scan: planned, planned with
+ * a first look-up of one value (the word's values then unknown: the count is taken from the user's index), and
+ * walked as a small user is.
  */
 async function expectUser(db: Database, serverId: string, word: string, userId: string, pages = true) {
-  for (const tuning of [{}, { lookupTerms: 1 }]) await expectUserWith(db, serverId, word, userId, pages, tuning);
+  // These users are small enough to be walked without a plan (WALKED_USER_PLAYS): the plans are forced as well.
+  for (const tuning of [{ walkedUserPlays: 0 }, { walkedUserPlays: 0, lookupTerms: 1 }, {}]) {
+    await expectUserWith(db, serverId, word, userId, pages, tuning);
+  }
 }
 
 async function expectUserWith(db: Database, serverId: string, word: string, userId: string, pages: boolean, tuning: SearchTuning) {
