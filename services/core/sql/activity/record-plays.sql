@@ -72,10 +72,26 @@ WITH incoming AS (
       UNION ALL SELECT server_id, 'device' AS kind, lower(device_name) AS key, device_name AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND device_name <> ''
       UNION ALL SELECT server_id, 'address' AS kind, remote_end_point AS key, remote_end_point AS value, weight AS w FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true AND remote_end_point <> ''
     ) AS terms GROUP BY server_id, kind, key, value HAVING sum(w) <> 0),
+     search_keys AS (SELECT server_id, 'user' AS kind, user_id AS key, COALESCE(user_name, '') AS value FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true
+       UNION ALL SELECT server_id, 'item' AS kind, item_id AS key, COALESCE(item_name, '') AS value FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE true
+       UNION ALL SELECT server_id, 'series' AS kind, series_id AS key, COALESCE(series_name, '') AS value FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE series_id IS NOT NULL
+       UNION ALL SELECT server_id, 'series_item' AS kind, item_id AS key, COALESCE(series_name, '') AS value FROM (SELECT *, 1 AS weight FROM written WHERE inserted) AS s WHERE series_id IS NULL),
+     search_single AS (
+       SELECT server_id, kind, key, min(value) AS value FROM search_keys GROUP BY 1, 2, 3 HAVING count(DISTINCT value) = 1 AND min(value) <> ''
+     ),
      searched_terms AS (
-       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays)
-       SELECT server_id, kind, value, key, plays FROM search_delta ORDER BY 2, 3, 4
-       ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays
+       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
+       SELECT * FROM (SELECT d.server_id, d.kind, d.value, d.key, d.plays,
+           EXISTS (SELECT 1 FROM search_single s WHERE s.server_id = d.server_id AND s.kind = d.kind AND s.key = d.key AND s.value = d.value)
+           AND (EXISTS (SELECT 1 FROM history_search_terms e WHERE e.server_id = d.server_id AND e.kind = d.kind AND e.value = d.value AND e.key = d.key)
+             OR COALESCE((SELECT p.plays FROM play_totals p WHERE p.server_id = d.server_id AND p.scope = CASE d.kind WHEN 'user' THEN 'user' WHEN 'item' THEN 'item' WHEN 'series' THEN 'item' WHEN 'series_item' THEN 'item' END AND p.key = d.key), 0) = 0) AS sure
+         FROM search_delta d
+         UNION ALL
+         SELECT DISTINCT t.server_id, t.kind, t.value, t.key, 0, false
+         FROM search_keys k JOIN history_search_terms t ON t.server_id = k.server_id AND t.kind = k.kind AND t.key = k.key AND t.sure
+         WHERE t.value <> k.value AND NOT EXISTS (
+           SELECT 1 FROM search_delta d WHERE d.server_id = t.server_id AND d.kind = t.kind AND d.value = t.value AND d.key = t.key)) AS delta ORDER BY 2, 3, 4
+       ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays, sure = t.sure AND EXCLUDED.sure
        RETURNING 1
      ), searched_values AS (
        INSERT INTO history_search_values AS v (server_id, kind, value, plays)

@@ -31,8 +31,8 @@ WITH deleted AS (
       UNION ALL SELECT server_id, 'address' AS kind, remote_end_point AS key, remote_end_point AS value, weight AS w FROM (SELECT *, -1 AS weight FROM deleted) AS s WHERE true AND remote_end_point <> ''
     ) AS terms GROUP BY server_id, kind, key, value HAVING sum(w) <> 0),
      searched_terms AS (
-       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays)
-       SELECT server_id, kind, value, key, plays FROM search_delta ORDER BY 2, 3, 4
+       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
+       SELECT * FROM (SELECT server_id, kind, value, key, plays, false FROM search_delta) AS delta ORDER BY 2, 3, 4
        ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays
        RETURNING 1
      ), searched_values AS (

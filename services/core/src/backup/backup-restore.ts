@@ -16,7 +16,7 @@ import {
 } from '../history/rollup-sql.js';
 import { libraryDaySlotsFrom } from '../history/day-slots-sql.js';
 import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
-import { searchTermsDelta, searchValuesFrom } from '../history/search-terms.js';
+import { searchTermsWithSure, searchValuesFrom } from '../history/search-terms.js';
 import { RECOUNT_USER_LAST_PLAYS_SQL } from '../history/user-last-plays.js';
 import { RECOUNT_LIBRARY_ITEMS_SQL } from '../library/library-item-counts.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
@@ -408,9 +408,10 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
       into,
     ),
   );
-  // The search's dictionary (0025).
+  // The search's dictionary (0025), its terms' sure flags (0036) judged against the staged play_totals.
   await client.query(
-    `INSERT INTO ${into('history_search_terms')} (server_id, kind, key, value, plays) ${searchTermsDelta(into('playback_history'))}`,
+    `INSERT INTO ${into('history_search_terms')} (server_id, kind, key, value, plays, sure)
+     ${searchTermsWithSure(into('playback_history'), into('play_totals'))}`,
   );
   await client.query(
     `INSERT INTO ${into('history_search_values')} (server_id, kind, value, plays) ${searchValuesFrom(into('history_search_terms'))}`,

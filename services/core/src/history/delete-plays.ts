@@ -36,7 +36,7 @@ export async function deletePlays(
        FROM (${totalsDelta('deleted')}) AS d
        WHERE t.server_id = d.server_id AND t.scope = d.scope AND t.key = d.key
        RETURNING 1
-     ), ${writeSearchTerms('(SELECT *, -1 AS weight FROM deleted)')}
+     ), ${writeSearchTerms('(SELECT *, -1 AS weight FROM deleted)', false)}
      SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT count(*) FROM rolled_up)::int AS rollup_rows,
        (SELECT count(*) FROM totalled)::int AS total_rows, (SELECT count(*) FROM searched_terms)::int AS term_rows,
        (SELECT count(*) FROM searched_values)::int AS value_rows,

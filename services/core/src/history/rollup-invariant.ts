@@ -12,7 +12,7 @@ import {
 import { daySlotsUnnested, libraryDaySlotsFrom } from './day-slots-sql.js';
 import { bingeRunsFrom, genreRollupDelta, yearTopsDelta } from './review-rollup-sql.js';
 import { LIBRARY_ITEM_FIGURES, libraryItemDelta } from '../library/library-item-counts.js';
-import { searchTermsDelta, searchValuesFrom } from './search-terms.js';
+import { searchTermsDelta, searchValuesFrom, sureDomainsOf } from './search-terms.js';
 import { userLastPlaysFrom } from './user-last-plays.js';
 
 /**
@@ -26,7 +26,8 @@ import { userLastPlaysFrom } from './user-last-plays.js';
  * UTC month × library × playback method; the year in review's play_genre_rollups: UTC month × genre per user and
  * server, play_binge_runs: each user's runs of plays, and play_year_tops: UTC year × item or series of the
  * server; and the search's dictionary history_search_terms: plays
- * per field value and key, history_search_values: plays per field value) equal what playback_history (and
+ * per field value and key, history_search_values: plays per field value; and a term flagged sure holds every play
+ * of its key in its kind, level search_sure: expected the key's plays, stored the term's) equal what playback_history (and
  * item_genres) holds; and library_item_counts (per library: counts, files, size, runtime of the items not archived;
  * level library_items, one difference per figure in "plays") equals what items holds; and user_last_plays (each user's
  * newest play with the fields the users table shows; level user_last_plays: "plays" are history ids, "seconds" the
@@ -55,6 +56,7 @@ export interface RollupDifference {
     | 'year_tops'
     | 'search_terms'
     | 'search_values'
+    | 'search_sure'
     | 'library_items'
     | 'user_last_plays';
   serverId: string;
@@ -172,6 +174,11 @@ year_tops_stored AS (
 ), terms_expected AS (${searchTermsDelta('history')}),
 terms_stored AS (
   SELECT server_id, kind, key, value, plays FROM history_search_terms WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
+), sure_domains AS (${sureDomainsOf('history')}),
+sure_wrong AS (
+  SELECT t.server_id, t.kind, t.key, t.value, t.plays, COALESCE(d.plays, 0) AS domain_plays
+  FROM history_search_terms t LEFT JOIN sure_domains d ON d.server_id = t.server_id AND d.kind = t.kind AND d.key = t.key
+  WHERE ($1::uuid IS NULL OR t.server_id = $1::uuid) AND t.sure AND t.plays > 0 AND t.plays IS DISTINCT FROM d.plays
 ), values_expected AS (${searchValuesFrom('terms_expected')}),
 values_stored AS (
   SELECT server_id, kind, value, plays FROM history_search_values WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
@@ -247,6 +254,8 @@ SELECT 'search_values', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALE
   COALESCE(e.plays, 0), 0, COALESCE(s.plays, 0), 0
 FROM values_expected e FULL JOIN values_stored s USING (server_id, kind, value)
 WHERE e.plays IS DISTINCT FROM s.plays
+UNION ALL
+SELECT 'search_sure', server_id, concat_ws(' ', kind, key, value), domain_plays, 0, plays, 0 FROM sure_wrong
 UNION ALL
 SELECT 'library_items', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.library_id, s.library_id), f.figure),
   f.expected, 0, f.stored, 0

@@ -1,5 +1,5 @@
 import { reviewRollupsBackfill } from './review-rollup-sql.js';
-import { SEARCH_TERMS_BACKFILL_SQL } from './search-terms.js';
+import { SEARCH_TERMS_REBUILD_SQL } from './search-terms.js';
 import { RECOUNT_USER_LAST_PLAYS_SQL } from './user-last-plays.js';
 
 /**
@@ -247,7 +247,7 @@ ${cardRollupDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 INSERT INTO play_card_viewers (server_id, kind, key, user_id, plays, last_started_at)
 ${cardViewersDelta('(SELECT *, 1 AS weight FROM playback_history)')};
 ${reviewRollupsBackfill()}
-${SEARCH_TERMS_BACKFILL_SQL}
+${SEARCH_TERMS_REBUILD_SQL}
 ${RECOUNT_USER_LAST_PLAYS_SQL}`;
 
 /**

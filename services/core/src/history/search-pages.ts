@@ -20,8 +20,9 @@ export const CANDIDATE_READ_COST = 10;
 /** Candidate keys that history_user_cover carries (its key, or included columns). */
 const COVERED_REACHES = new Set(['user_id', 'item_id', 'series_id']);
 
+/** Whether the plan has candidate keys and every one is in history_user_cover (none: the keyed plan reads nothing). */
 export function coveredKeys(plan: SearchPlan): boolean {
-  return plan.candidates !== undefined && plan.candidates.every(({ reach }) => COVERED_REACHES.has(reach));
+  return plan.candidates !== undefined && plan.candidates.length > 0 && plan.candidates.every(({ reach }) => COVERED_REACHES.has(reach));
 }
 
 /**

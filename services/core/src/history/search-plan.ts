@@ -52,7 +52,7 @@ export interface SearchPlan {
    * The value patterns of the family whose values hold the fewest plays (read or not), each with the column it
    * is compared on: a scope reads that family's keys itself (scopeKeys) when the plan walks the history.
    */
-  family?: Array<{ column: string; like: string }>;
+  family?: Array<{ column: string; like: string; pattern: string }>;
   /** The values of that family, and whether that is all of them (a pattern's values are read up to LOOKUP_TERMS + 1). */
   familyTerms?: number;
   familyComplete?: boolean;
@@ -93,14 +93,15 @@ export async function planSearch(
   // Each pattern is a condition on a value: contains, ends with (read backwards through the reversed values'
   // B-tree) or starts with (through the values' B-tree): an anchored piece reads only the values it names.
   const patterns: string[] = [];
-  const lookups: Array<{ column: string; like: string }> = [];
+  // column LIKE like finds the pattern's values through its index; `pattern` is the same condition on lower(value).
+  const lookups: Array<{ column: string; like: string; pattern: string }> = [];
   // A word shorter than a trigram is still looked up whole (a scan of the values, far fewer than the plays);
   // shorter pieces of a longer word are left out (their family is not used).
   const pattern = (text: string, like: string, lookup: { column: string; like: string }) => {
     if (text.length < SHORTEST_PIECE && text !== word) return undefined;
     if (!patterns.includes(like)) {
       patterns.push(like);
-      lookups.push(lookup);
+      lookups.push({ ...lookup, pattern: like });
     }
     return like;
   };
@@ -277,20 +278,6 @@ export async function planSearch(
   return { ...summary, candidates: byReach(keys) };
 }
 
-/** A search within a user is counted from the user's index (userSearchRows) for a word of at most this many values. */
-export const USER_INDEX_VALUES = 20_000;
-
-/** The values of the plan's family, read up to `limit` + 1 (more: too many). */
-export async function familyValues(query: Query, serverIds: string[], plan: SearchPlan, limit: number): Promise<number> {
-  if (!plan.family || plan.family.length === 0) return 0;
-  const bind: unknown[] = [serverIds];
-  const matched = familyMatched(plan.family, '$1::uuid[]', bind);
-  const [row] = (await query(`SELECT count(*)::int AS values FROM (${matched} LIMIT ${limit + 1}) AS matched`, bind)) as Array<{
-    values: number;
-  }>;
-  return row?.values ?? 0;
-}
-
 /** The (kind, value) rows of the family's patterns, on servers `servers`; each pattern bound in `bind`. */
 function familyMatched(family: NonNullable<SearchPlan['family']>, servers: string, bind: unknown[]): string {
   return family
@@ -300,72 +287,6 @@ function familyMatched(family: NonNullable<SearchPlan['family']>, servers: strin
          WHERE v.server_id = ANY(${servers}) AND ${column} LIKE lower($${bind.length}) AND v.plays > 0`;
     })
     .join(' UNION ');
-}
-
-/**
- * Conditions on the user scope's covering index (history_user_cover: server, user, start, id, including the item
- * and series ids) that find the plays of a kind's keys, named by a set `keys` of (kind, key) rows.
- */
-const COVERED_KINDS: Partial<Record<SearchTermKind, (keys: string) => string>> = {
-  user: (keys) => `user_id IN (SELECT key FROM ${keys} WHERE kind = 'user')`,
-  item: (keys) => `item_id IN (SELECT key FROM ${keys} WHERE kind = 'item')`,
-  series: (keys) => `series_id IN (SELECT key FROM ${keys} WHERE kind = 'series')`,
-  series_item: (keys) => `(series_id IS NULL AND item_id IN (SELECT key FROM ${keys} WHERE kind = 'series_item'))`,
-};
-/** play_totals' scope whose key counts every play of a user (user) or of an item or series id (item, and more). */
-const TOTAL_SCOPES: Partial<Record<SearchTermKind, string>> = { user: 'user', item: 'item', series: 'item' };
-
-/**
- * The rows a search within one user counts (history-query.ts wraps them with the cap), from the user's covering
- * index as far as the dictionary allows (no filter but the user). The plan's family names the candidate keys;
- * a key is sure when its values that contain the word hold all of its plays (play_totals; a play with an empty
- * value is in no value, and play_totals' item scope also counts an item's episodes, so the test only errs on
- * the safe side): its plays match and are counted from the index alone. The other candidates' plays are read and checked (`where`: the user, the search's check). A candidate
- * of a kind the index does not carry (client, device, address) makes every play of the user a candidate.
- * `bind` is extended; `servers` and `user` are its parameters of the server(s) and the user.
- */
-export function userSearchRows(
-  plan: SearchPlan,
-  word: string,
-  bind: unknown[],
-  serverIds: string[],
-  history: { servers: string; user: string; where: string[] },
-): string | undefined {
-  if (!plan.family || plan.family.length === 0) return undefined;
-  const param = (value: unknown) => {
-    bind.push(value);
-    return `$${bind.length}`;
-  };
-  const servers = `${param(serverIds)}::uuid[]`;
-  const whole = `lower(${param(containsPattern(word))})`;
-  const matched = familyMatched(plan.family, servers, bind);
-  const kinds = Object.keys(COVERED_KINDS).map((kind) => `'${kind}'`);
-  const totals = Object.entries(TOTAL_SCOPES).map(([kind, scope]) => `WHEN '${kind}' THEN '${scope}'`);
-  const covered = (keys: string) =>
-    Object.values(COVERED_KINDS)
-      .map((condition) => condition(keys))
-      .join(' OR ');
-  const scope = `${history.servers} AND user_id = ${history.user}`;
-  return `WITH matched AS (${matched}),
-     keys AS MATERIALIZED (
-       SELECT t.kind, t.key, sum(t.plays) FILTER (WHERE lower(t.value) LIKE ${whole}) AS plays
-       FROM history_search_terms t JOIN matched m ON m.kind = t.kind AND m.value = t.value
-       WHERE t.server_id = ANY(${servers}) AND t.plays > 0 GROUP BY t.kind, t.key
-     ),
-     judged AS MATERIALIZED (
-       SELECT kind, key, plays = (
-         SELECT sum(p.plays) FROM play_totals p WHERE p.server_id = ANY(${servers})
-           AND p.scope = CASE k.kind ${totals.join(' ')} END AND p.key = k.key
-       ) IS TRUE AS sure FROM keys k
-     ),
-     sure AS (SELECT kind, key FROM judged WHERE sure)
-     SELECT 1 FROM playback_history WHERE ${scope} AND (${covered('sure')})
-     UNION ALL
-     SELECT 1 FROM playback_history WHERE EXISTS (SELECT 1 FROM judged WHERE NOT sure) AND ${history.where.join(' AND ')} AND id IN (
-       SELECT id FROM playback_history WHERE ${scope}
-         AND (${covered('keys')} OR EXISTS (SELECT 1 FROM keys WHERE kind NOT IN (${kinds.join(', ')})))
-         AND (${covered('sure')}) IS NOT TRUE
-     )`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { ROLLUP_KEY } from '../history/rollup-sql.js';
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
  * transcode info by id in play_json_values (0022) and keys play_rollups without the client (0026: the writer's
  * rows carry the column's default, '', and its ON CONFLICT needs the new key) and keeps the search's dictionary
- * (0025's two tables). These add what it needs to an
+ * (0025's two tables, with 0036's sure flags). These add what it needs to an
  * older schema, and take it away again before the test applies the later migrations (0022 converts the JSON
  * columns itself, 0026 sums the rollups over their clients). Only for plays without stream details: the JSON
  * columns are dropped meanwhile, and come back empty.
@@ -21,6 +21,7 @@ export async function addWriterColumns(db: Database): Promise<void> {
   );
   await db.query(`CREATE UNIQUE INDEX play_rollups_writer_key ON play_rollups (${ROLLUP_KEY})`);
   await db.query(SEARCH_DICTIONARY_TABLES_SQL);
+  await db.query(`ALTER TABLE history_search_terms ADD COLUMN sure boolean NOT NULL DEFAULT false`);
 }
 
 export async function removeWriterColumns(db: Database): Promise<void> {

@@ -26,6 +26,7 @@ import { yearReviewRollups } from './0028-year-review-rollups.js';
 import { yearTops } from './0031-year-tops.js';
 import { unusedSecondsIndex } from './0032-unused-seconds-index.js';
 import { libraryCountsAndLastPlays } from './0035-library-counts-and-last-plays.js';
+import { searchTermsSure } from './0036-search-terms-sure.js';
 import { dayChartSlots } from './0037-day-chart-slots.js';
 
 export interface Migration {
@@ -63,5 +64,6 @@ export const migrations: Migration[] = [
   yearTops,
   unusedSecondsIndex,
   libraryCountsAndLastPlays,
+  searchTermsSure,
   dayChartSlots,
 ];

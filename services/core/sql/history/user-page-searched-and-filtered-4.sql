@@ -1,2 +1,0 @@
-SELECT count(*)::int AS count FROM (SELECT 1 FROM playback_history WHERE server_id = $1 AND user_id = $2 AND play_method = ANY($3::text[]) AND library_id = ANY($4::text[]) AND started_at >= $5 AND started_at <= $6 AND (item_id = ANY($7::text[])) AND lower(coalesce(user_name, '') || ' ' || coalesce(series_name, '') || ' ' || item_name || ' ' || coalesce(client, '')
-        || ' ' || coalesce(device_name, '') || ' ' || coalesce(remote_end_point, '')) LIKE lower($8) LIMIT 10001) AS hits;
