@@ -102,3 +102,20 @@ CREATE TRIGGER play_rollups_by_library_day_slots_update AFTER UPDATE ON play_rol
 CREATE TRIGGER play_rollups_by_library_day_slots_delete AFTER DELETE ON play_rollups_by_library
   REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION play_rollups_by_library_to_day_slots();
 `;
+
+/**
+ * Migration 0038: each row's whole-day total (slot 96) as plain columns, generated from the arrays, and a covering
+ * index (server_id, bucket) INCLUDE (library_id, day_plays, day_seconds). A window whose local midnights are all
+ * UTC midnights (UTC) needs only the totals: an index-only scan of about 40 pages of narrow entries instead of the
+ * 1.3 KB rows, six to a heap page (0037 made UTC's all-time charts 0.3–1 ms slower than 0021's narrow rows did).
+ * The total changes with every play, so a play's update of the row is no longer HOT (it adds an entry to both
+ * indexes); the table stays small (one row per UTC day and library) and autovacuum clears the old entries and sets
+ * the pages all-visible again for the index-only scans.
+ */
+export const DAY_TOTALS_SQL = `
+ALTER TABLE play_rollups_by_library_day_slots
+  ADD COLUMN day_plays integer GENERATED ALWAYS AS (plays[${DAY_SLOTS}]) STORED,
+  ADD COLUMN day_seconds bigint GENERATED ALWAYS AS (played_seconds[${DAY_SLOTS}]) STORED;
+CREATE INDEX play_rollups_by_library_day_slots_totals ON play_rollups_by_library_day_slots (server_id, bucket)
+  INCLUDE (library_id, day_plays, day_seconds);
+`;

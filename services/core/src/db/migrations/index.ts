@@ -28,6 +28,7 @@ import { unusedSecondsIndex } from './0032-unused-seconds-index.js';
 import { libraryCountsAndLastPlays } from './0035-library-counts-and-last-plays.js';
 import { searchTermsSure } from './0036-search-terms-sure.js';
 import { dayChartSlots } from './0037-day-chart-slots.js';
+import { daySlotsDayTotals } from './0038-day-slots-day-totals.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   libraryCountsAndLastPlays,
   searchTermsSure,
   dayChartSlots,
+  daySlotsDayTotals,
 ];
