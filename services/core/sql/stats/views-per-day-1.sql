@@ -32,6 +32,16 @@ WITH dates AS MATERIALIZED (
       SELECT COALESCE(min(slot), 0) AS lo, COALESCE(max(slot), 0) AS hi FROM plan WHERE slot < 96
     ), cells AS (
       SELECT n, library_id, sum(plays) AS plays, sum(played_seconds) AS played_seconds FROM (
+        -- No midnight inside a UTC day (UTC, or a window of London's winter): only the days' totals, by
+        -- index-only scan of 0038's narrow index (the arrays are not read; the branch below is skipped).
+        SELECT p.n, r.library_id, p.sign * r.day_plays AS plays, p.sign * r.day_seconds AS played_seconds
+          FROM (
+            SELECT bucket, library_id, day_plays, day_seconds FROM play_rollups_by_library_day_slots
+            WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+              AND (SELECT hi FROM edges) = 0
+            OFFSET 0
+          ) AS r JOIN plan p ON p.u = r.bucket
+        UNION ALL
         -- The window's rows as one index range (not a probe per day), each read once and narrowed to the day's
         -- total and the two edge slots before the join to the plan (OFFSET 0: not after it, which hashed the
         -- 1.2 KB rows).
@@ -44,6 +54,7 @@ WITH dates AS MATERIALIZED (
               plays[(SELECT hi FROM edges)] AS hi_plays, played_seconds[(SELECT hi FROM edges)] AS hi_seconds
             FROM play_rollups_by_library_day_slots
             WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+              AND (SELECT hi FROM edges) > 0
             OFFSET 0
           ) AS r JOIN plan p ON p.u = r.bucket
           WHERE p.slot IN (96, (SELECT lo FROM edges), (SELECT hi FROM edges))

@@ -9,6 +9,8 @@ import { deletePlaybackActivity } from '../library/purge.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { viewsChart } from './chart-queries.js';
+import { dayChartRollup } from './day-chart-sql.js';
+import { daysWindowStart } from './time-window.js';
 
 /**
  * The day and weekday charts read one row of 96 cumulative quarter-hour slots per UTC day and library (0037,
@@ -122,6 +124,46 @@ describe('day charts from the day slots', () => {
       { numRuns: 25, seed: 37 },
     );
   }, 120_000);
+
+  it('reads only the narrow totals index when no midnight falls inside a UTC day (UTC, Abidjan)', async () => {
+    interface PlanNode {
+      'Node Type': string;
+      'Relation Name'?: string;
+      'Index Name'?: string;
+      'Actual Loops': number;
+      'Actual Rows': number;
+      Plans?: PlanNode[];
+    }
+    const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
+    const sql = dayChartRollup({
+      start: daysWindowStart('$2', '$3'),
+      tz: '$2',
+      separator: '|',
+      localKey: (local) => `${local}::date::text`,
+    });
+    for (const tz of ['UTC', 'Africa/Abidjan']) {
+      const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, [
+        serverId,
+        tz,
+        9999,
+      ]);
+      const reads = walk(row!['QUERY PLAN'][0]!.Plan).filter(
+        (node) => node['Relation Name'] === 'play_rollups_by_library_day_slots' && node['Actual Loops'] > 0,
+      );
+      // The day totals come from 0038's index alone; the rows' arrays are not read (only the first day's lookup).
+      const totals = reads.filter((node) => node['Index Name'] === 'play_rollups_by_library_day_slots_totals');
+      expect(
+        totals.map((node) => node['Node Type']),
+        tz,
+      ).toEqual(['Index Only Scan']);
+      expect(totals[0]!['Actual Rows'], tz).toBeGreaterThan(1000);
+      expect(
+        reads.filter((node) => node['Node Type'] !== 'Index Only Scan'),
+        tz,
+      ).toEqual([]);
+      expect(await charted(tz, 'day', 9999), tz).toEqual(expected(tz, 'day', 9999));
+    }
+  });
 
   it('stays exact through deletes and a rebuild of every level', async () => {
     const ids = await db.query<{ id: number; play_key: string }>(
