@@ -11,8 +11,8 @@
  * resume within the merge window (so some writes extend a row). The figures come from pg_stat_statements
  * (time and buffers include the rollup triggers), reset after a warm-up.
  *
- * It writes into the given databases (the bench plays, and shared_preload_libraries = pg_stat_statements in
- * postgresql.auto.conf): run it on copies of seeded data directories.
+ * It writes into the given databases (the bench plays, and the pg_stat_statements extension): run it on copies
+ * of seeded data directories.
  */
 import path from 'node:path';
 import pg from 'pg';
@@ -64,23 +64,14 @@ interface Figures {
   medianPollWallMs: number;
 }
 
-/** Starts the data directory's PostgreSQL with pg_stat_statements loaded (restarting it once to load it). */
+/**
+ * Starts the data directory's PostgreSQL with pg_stat_statements loaded. It is given to the embedded server's
+ * preload list: the server sets shared_preload_libraries on its command line (pg_prewarm), which overrides an
+ * ALTER SYSTEM of it (the way this script loaded it before pg_prewarm, and which then failed).
+ */
 async function startWithStatementStats(dataDir: string, logger: pino.Logger): Promise<{ postgres: EmbeddedPostgres; url: string }> {
-  let postgres = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger);
-  let url = await postgres.start();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows } = await client.query<{ shared_preload_libraries: string }>('SHOW shared_preload_libraries');
-  await client.end();
-  if (!rows[0]!.shared_preload_libraries.includes('pg_stat_statements')) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-    await admin.end();
-    await postgres.stop();
-    postgres = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger);
-    url = await postgres.start();
-  }
+  const postgres = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger, undefined, ['pg_stat_statements']);
+  const url = await postgres.start();
   return { postgres, url };
 }
 

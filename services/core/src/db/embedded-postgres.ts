@@ -45,11 +45,15 @@ export class EmbeddedPostgres {
   /**
    * @param onRestart called each time the supervisor has brought PostgreSQL back after it died on its own
    *   (killed, crashed): the runtime counts it in a metric.
+   * @param extraPreload more shared_preload_libraries beside pg_prewarm (bench:history-writes loads
+   *   pg_stat_statements): the command line's value replaces the configuration files', so an ALTER SYSTEM of it
+   *   would be ignored.
    */
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
     private readonly onRestart: () => void = () => undefined,
+    private readonly extraPreload: readonly string[] = [],
   ) {}
 
   get connectionUrl(): string {
@@ -95,9 +99,11 @@ export class EmbeddedPostgres {
    */
   private async spawnServer(): Promise<void> {
     const { bin, clusterDir, socketDir, owner } = this.launch!;
-    const preload = bundledLibraryPath(bin, 'pg_prewarm') ? ['-c', 'shared_preload_libraries=pg_prewarm'] : [];
+    const prewarm = bundledLibraryPath(bin, 'pg_prewarm') !== undefined;
+    const libraries = [...(prewarm ? ['pg_prewarm'] : []), ...this.extraPreload];
+    const preload = libraries.length > 0 ? ['-c', `shared_preload_libraries=${libraries.join(',')}`] : [];
     // A list saved by the previous run: its pages are read back after the start (see waitForPrewarm).
-    const saved = preload.length > 0 && existsSync(path.join(clusterDir, 'autoprewarm.blocks'));
+    const saved = prewarm && existsSync(path.join(clusterDir, 'autoprewarm.blocks'));
     const startedAt = Date.now();
     const child = spawn(
       bin.postgres,

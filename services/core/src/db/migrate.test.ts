@@ -32,6 +32,15 @@ describe('migrations', () => {
     expect(await pendingMigrationCount(db!)).toBe(0);
   });
 
+  it('leaves every table with planner statistics (ANALYZE after migrating), not waiting for autovacuum', async () => {
+    // reltuples is -1 for a table never analysed nor vacuumed: the planner would guess its size and contents.
+    const unanalysed = await open().query<{ relname: string }>(
+      `SELECT c.relname::text AS relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.reltuples < 0 ORDER BY 1`,
+    );
+    expect(unanalysed.map((row) => row.relname)).toEqual([]);
+  });
+
   it('creates every table the product needs, with server_id on media tables', async () => {
     const db = open();
     const tables = await db.query<{ table_name: string }>(

@@ -43,12 +43,28 @@ export async function migrateToLatest(db: Database, logger: Logger): Promise<str
       logger: undefined,
     });
     const applied = await umzug.up();
-    if (applied.length) logger.info({ migrations: applied.map((m) => m.name) }, 'database migrated');
+    if (applied.length) {
+      logger.info({ migrations: applied.map((m) => m.name) }, 'database migrated');
+      await gatherPlannerStatistics(db, logger);
+    }
     return applied.map((m) => m.name);
   } finally {
     await lockClient.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lockClient.end();
   }
+}
+
+/**
+ * A migration that creates or refills a table leaves it without planner statistics until autovacuum's next look
+ * (a minute or more after the start, longer on a busy server). Meanwhile the planner guesses: right after 0037 at
+ * 5 M plays the 365-day day chart took 90 ms instead of 10 (docs/performance.md, "Issue 20 on main after the fourth
+ * session's merges"). One ANALYZE of the database (2.4-3.8 s at 5 M plays) gives every table its statistics before
+ * the first request; it runs while the migration lock is held, so replicas waiting for it start with them too.
+ */
+async function gatherPlannerStatistics(db: Database, logger: Logger): Promise<void> {
+  const started = Date.now();
+  await db.query('ANALYZE');
+  logger.info({ ms: Date.now() - started }, 'planner statistics gathered after migrating');
 }
 
 export async function pendingMigrationCount(db: Database): Promise<number> {
