@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useViews, type ViewsChart as Chart } from '../../api/stats';
 import type { ViewsOverTime } from '../../api/types';
 import { Panel } from '../../components/Panel';
+import { axisWidth } from './chart-axis';
 
 export const CHART_COLORS = ['blue', 'emerald', 'amber', 'violet', 'rose', 'cyan', 'indigo', 'fuchsia', 'lime', 'orange'];
 
@@ -30,6 +31,7 @@ export function ViewsChart({ chart, days, measure, title }: { chart: Chart; days
   const query = useViews(chart, days);
   const { rows, series } = chartRows(query.data, measure);
   const format = (value: number) => (measure === 'duration' ? t('stats.minutes', { count: value }) : String(value));
+  const yAxisWidth = axisWidth(rows, series, format);
   return (
     <section className="card mb-4" aria-label={title} data-testid={`chart-${chart}`}>
       <h2 className="mb-2 text-base font-semibold text-white">{title}</h2>
@@ -42,6 +44,7 @@ export function ViewsChart({ chart, days, measure, title }: { chart: Chart; days
             categories={series}
             colors={CHART_COLORS.slice(0, series.length)}
             valueFormatter={format}
+            yAxisWidth={yAxisWidth}
             stack
             showAnimation={false}
           />
@@ -53,6 +56,7 @@ export function ViewsChart({ chart, days, measure, title }: { chart: Chart; days
             categories={series}
             colors={CHART_COLORS.slice(0, series.length)}
             valueFormatter={format}
+            yAxisWidth={yAxisWidth}
             stack
             showAnimation={false}
           />
