@@ -49,7 +49,7 @@ WITH dates AS MATERIALIZED (
             p.sign * CASE p.slot WHEN 96 THEN r.day_plays WHEN (SELECT lo FROM edges) THEN r.lo_plays ELSE r.hi_plays END AS plays,
             p.sign * CASE p.slot WHEN 96 THEN r.day_seconds WHEN (SELECT lo FROM edges) THEN r.lo_seconds ELSE r.hi_seconds END AS played_seconds
           FROM (
-            SELECT bucket, library_id, plays[96] AS day_plays, played_seconds[96] AS day_seconds,
+            SELECT bucket, library_id, day_plays, day_seconds,
               plays[(SELECT lo FROM edges)] AS lo_plays, played_seconds[(SELECT lo FROM edges)] AS lo_seconds,
               plays[(SELECT hi FROM edges)] AS hi_plays, played_seconds[(SELECT hi FROM edges)] AS hi_seconds
             FROM play_rollups_by_library_day_slots

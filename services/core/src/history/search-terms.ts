@@ -60,7 +60,7 @@ export function searchValuesFrom(terms: string): string {
 /**
  * A term is *sure* (history_search_terms.sure, migration 0036) when every play its key reaches in its kind holds
  * its value: then a search whose word that value contains matches every one of those plays, and a count within a
- * user takes them from the user's covering index without reading them (search-plan.ts userSearchRows). Only the
+ * user takes them from the user's covering index without reading them (user-search-count.ts). Only the
  * kinds that index carries (user, item and series ids) can be sure. The flag may be false where it could be true
  * (a key renamed once keeps it false until a rebuild), never the reverse: check:rollups reports a sure term whose
  * plays are not all of its key's (rollup-invariant.ts, level search_sure).
@@ -97,12 +97,7 @@ export const searchTermsWithSure = (source: string, totals: string) => judgedSur
 
 /** Rows (server_id, kind, key, plays) of history rows `source`: each key's plays in each sure kind (check:rollups). */
 export function sureDomainsOf(source: string): string {
-  return (Object.keys(SURE_KINDS) as SearchTermKind[])
-    .map((kind) => {
-      const { key, where } = SEARCH_TERM_KINDS[kind];
-      return `SELECT server_id, '${kind}' AS kind, ${key} AS key, count(*)::int AS plays FROM ${source} AS s WHERE ${where} GROUP BY 1, 3`;
-    })
-    .join('\n  UNION ALL ');
+  return `SELECT server_id, kind, key, count(*)::int AS plays FROM (${sureKeysOf(source)}) AS k GROUP BY 1, 2, 3`;
 }
 
 /**

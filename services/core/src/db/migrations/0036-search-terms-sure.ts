@@ -29,7 +29,6 @@ BEGIN
     EXECUTE 'CREATE INDEX history_search_terms_trgm ON history_search_terms USING gin (lower(value) gin_trgm_ops)';
   END IF;
 END $$;
-ANALYZE history_search_terms;
 `);
   },
 };
