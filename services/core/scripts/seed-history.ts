@@ -1,11 +1,13 @@
 /**
  * Fills a database with a large, realistic history for benchmarks (`npm run seed:history -- --plays 5000000`):
  * 500 users, 200,000 items (movies, series/seasons/episodes, tracks) with genres, and N plays over 3 years
- * with daily and weekly rhythms, written with COPY. Rollups and totals are then built by the same SQL as the
- * 0004 migration, so the statistics read exactly what recordPlays would have kept.
+ * with daily and weekly rhythms, written with COPY in start order (as the monitor records them: the table and
+ * its ids follow time). Rollups and totals are then built by the same SQL as the 0004 migration, so the
+ * statistics read exactly what recordPlays would have kept.
  *
  * Database: --database-url, else DATABASE_URL, else the embedded PostgreSQL under --data-dir (default
- * ./data/bench, the directory `npm run bench:api` uses). Deterministic: the same arguments give the same data.
+ * ./data/bench, the directory `npm run bench:api` uses). Deterministic: the same arguments give the same data,
+ * placed in time before the moment the seed runs (the evening shift depends on that moment's hour).
  * Replaces whatever media data the database had.
  */
 import path from 'node:path';
@@ -240,28 +242,69 @@ async function main() {
   const episodes = playable.filter((p) => p.type === 'Episode');
   const tracks = playable.filter((p) => p.type === 'Audio');
   const span = 3 * year;
+  // The plays are drawn in a random order of time, then written in start order, as the monitor writes them (a
+  // play is recorded when it ends): the table's heap and its ids follow time, as on a real server. Each play is
+  // kept in typed arrays between the two steps (about 30 bytes a play), so the draws, and so every play's
+  // content, are those of the seed before it wrote in start order.
+  const sources = [movies, episodes, tracks];
+  const drawn = {
+    source: new Uint8Array(plays),
+    item: new Int32Array(plays),
+    user: new Uint16Array(plays),
+    at: new Float64Array(plays),
+    played: new Int32Array(plays),
+    method: new Uint8Array(plays),
+    client: new Uint8Array(plays),
+    paused: new Uint8Array(plays),
+    streamDetails: new Int32Array(plays),
+    transcodingInfo: new Int32Array(plays),
+  };
+  const METHODS = ['DirectPlay', 'DirectStream', 'Transcode'] as const;
+  {
+    // Its own random sequence: the rest of the seed stays what it was before plays carried stream details.
+    const streamsOf = seedStreamPicker(seededRandom(7));
+    for (let i = 0; i < plays; i += 1) {
+      const kind = rand();
+      const source = kind < 0.35 ? 0 : kind < 0.8 ? 1 : 2;
+      const list = sources[source]!;
+      const itemIndex = skewed(list.length);
+      const item = list[itemIndex]!;
+      const user = skewed(users);
+      // Evenings and weekends are busier.
+      let at = now - rand() * span;
+      const hour = new Date(at).getUTCHours();
+      if (hour < 17 && rand() < 0.4) at += (19 - hour) * 3_600_000;
+      at = Math.min(at, now - 60_000);
+      const played = Math.max(1, Math.floor(item.seconds * (0.2 + rand() * 0.8)));
+      const method = rand() < 0.6 ? 0 : rand() < 0.5 ? 1 : 2;
+      const client = (user + Math.floor(rand() * 2)) % CLIENTS.length;
+      const streams = streamsOf(METHODS[method], item.type === 'Audio');
+      drawn.source[i] = source;
+      drawn.item[i] = itemIndex;
+      drawn.user[i] = user;
+      drawn.at[i] = at;
+      drawn.played[i] = played;
+      drawn.method[i] = method;
+      drawn.client[i] = client;
+      drawn.paused[i] = Math.floor(rand() * 120);
+      drawn.streamDetails[i] = valueId(streams.streamDetails);
+      drawn.transcodingInfo[i] = streams.transcodingInfo === null ? 0 : valueId(streams.transcodingInfo);
+    }
+  }
+  const inStartOrder = new Uint32Array(plays).map((_, i) => i).sort((a, b) => drawn.at[a]! - drawn.at[b]! || a - b);
+  log(`${plays.toLocaleString('en')} plays drawn and put in start order`);
   await copyRows(
     client,
     `COPY playback_history (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name, season_id,
        season_number, episode_number, library_id, client, device_name, remote_end_point, play_method, started_at, ended_at, played_seconds,
        paused_seconds, run_time_ticks, stream_details_id, transcoding_info_id) FROM STDIN`,
     function* () {
-      // Its own random sequence: the rest of the seed stays what it was before plays carried stream details.
-      const streamsOf = seedStreamPicker(seededRandom(7));
-      for (let i = 0; i < plays; i += 1) {
-        const kind = rand();
-        const item =
-          kind < 0.35 ? movies[skewed(movies.length)]! : kind < 0.8 ? episodes[skewed(episodes.length)]! : tracks[skewed(tracks.length)]!;
-        const user = skewed(users);
-        // Evenings and weekends are busier.
-        let at = now - rand() * span;
-        const hour = new Date(at).getUTCHours();
-        if (hour < 17 && rand() < 0.4) at += (19 - hour) * 3_600_000;
-        at = Math.min(at, now - 60_000);
-        const played = Math.max(1, Math.floor(item.seconds * (0.2 + rand() * 0.8)));
-        const method = rand() < 0.6 ? 'DirectPlay' : rand() < 0.5 ? 'DirectStream' : 'Transcode';
-        const clientName = CLIENTS[(user + Math.floor(rand() * 2)) % CLIENTS.length]!;
-        const streams = streamsOf(method, item.type === 'Audio');
+      for (const i of inStartOrder) {
+        const item = sources[drawn.source[i]!]![drawn.item[i]!]!;
+        const user = drawn.user[i]!;
+        const at = drawn.at[i]!;
+        const played = drawn.played[i]!;
+        const clientName = CLIENTS[drawn.client[i]!]!;
         yield (
           [
             server,
@@ -281,14 +324,14 @@ async function main() {
             clientName,
             `${clientName} device ${user % 7}`,
             `10.0.${user % 250}.${(user * 7) % 250}`,
-            method,
+            METHODS[drawn.method[i]!],
             new Date(at).toISOString(),
             new Date(at + played * 1000).toISOString(),
             played,
-            Math.floor(rand() * 120),
+            drawn.paused[i],
             item.seconds * 10_000_000,
-            valueId(streams.streamDetails),
-            text(streams.transcodingInfo === null ? null : valueId(streams.transcodingInfo)),
+            drawn.streamDetails[i],
+            drawn.transcodingInfo[i] === 0 ? '\\N' : drawn.transcodingInfo[i],
           ].join('\t') + '\n'
         );
       }
