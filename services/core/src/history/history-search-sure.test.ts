@@ -236,7 +236,12 @@ describe('search terms sure flags under random writes (fast-check)', () => {
  */
 async function expectUser(db: Database, serverId: string, word: string, userId: string, pages = true) {
   // These users are small enough to be walked without a plan (WALKED_USER_PLAYS): the plans are forced as well.
-  for (const tuning of [{ walkedUserPlays: 0 }, { walkedUserPlays: 0, lookupTerms: 1 }, {}]) {
+  for (const tuning of [
+    { walkedUserPlays: 0 },
+    { walkedUserPlays: 0, earlyCount: false },
+    { walkedUserPlays: 0, lookupTerms: 1, earlyCount: false },
+    {},
+  ]) {
     await expectUserWith(db, serverId, word, userId, pages, tuning);
   }
 }

@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
-import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest, type HistorySort, type SearchTuning } from './history-query.js';
+import {
+  HISTORY_COUNT_CAP,
+  queryHistory,
+  type CountCache,
+  type HistoryRequest,
+  type HistorySort,
+  type SearchTuning,
+} from './history-query.js';
 import { deletePlays } from './delete-plays.js';
 import { recordPlays, type PlayToRecord } from './record-plays.js';
 import { findRollupDifferences } from './rollup-invariant.js';
@@ -183,11 +190,11 @@ describe('history search', () => {
   });
 
   it('pages a search whose count comes from the cache the same way', async () => {
-    const counts = new Map<string, { total: number; exact: boolean }>();
-    const cache = async (query: unknown, count: () => Promise<{ total: number; exact: boolean }>) => {
+    const counts = new Map<string, unknown>();
+    const cache: CountCache = async (query, count) => {
       const key = JSON.stringify(query);
       if (!counts.has(key)) counts.set(key, await count());
-      return counts.get(key)!;
+      return counts.get(key) as Awaited<ReturnType<typeof count>>;
     };
     for (const [sort, desc] of [
       ['ActivityDateInserted', true],
@@ -525,7 +532,7 @@ describe('history search after renames and deletions', () => {
       );
       const at = (page: number): HistoryRequest => ({ ...request(word, page), scope, sort, desc: order.includes('DESC') });
       // These users are small enough to be walked without a plan (WALKED_USER_PLAYS): planned as a larger one is too.
-      for (const tuning of scope.kind === 'user' ? [{ walkedUserPlays: 0 }, {}] : [{}]) {
+      for (const tuning of scope.kind === 'user' ? [{ walkedUserPlays: 0 }, { walkedUserPlays: 0, earlyCount: false }, {}] : [{}]) {
         const ids: number[] = [];
         const first = await queryHistory(db, serverId, at(1), undefined, tuning);
         for (let page = 1; page <= first.pages; page += 1) {
