@@ -249,6 +249,9 @@ function startDepth(days: number, by: RankBy, lists: number): number {
   return by === 'plays' && lists > 3 ? 10 : 25;
 }
 
+/** Keys up to which the planner estimates a window count key by key (windowCounts). */
+const ESTIMATED_KEYS = 100;
+
 /** Plays and seconds of the given keys over the window (`$2` zone, `$3` days), from cardWindowSql. */
 async function windowCounts(
   db: Database,
@@ -259,7 +262,10 @@ async function windowCounts(
   keys: string[],
 ): Promise<WindowCount[]> {
   if (keys.length === 0) return [];
-  const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(cardWindowSql(kind, '$4::text[]'), [
+  // A long list is given as a value the planner does not look into: estimating each key against the column's
+  // statistics cost more than the read (275 movies over 365 days at 100 k plays: 5 ms of planning, 5 of reading).
+  const keysParam = keys.length > ESTIMATED_KEYS ? '(SELECT $4::text[])::text[]' : '$4::text[]';
+  const rows = await db.query<{ key: string; plays: number; played_seconds: string }>(cardWindowSql(kind, keysParam), [
     serverId,
     tz,
     days,
