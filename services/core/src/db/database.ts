@@ -19,13 +19,21 @@ export interface Database {
   url: string;
 }
 
+/**
+ * A pooled connection is closed after this long unused. A person reading the dashboard pauses longer than the
+ * driver's default 10 s, and a new connection costs a login and a backend whose caches are cold: the statistics
+ * page's ten calls after 12 s without requests took 105–111 ms with 10 s, 65–81 ms with 5 min (5 M plays,
+ * docs/performance.md "Connections kept between a person's clicks").
+ */
+const POOL_IDLE_MS = 300_000;
+
 export function openDatabase(url: string, logger: Logger, options: { poolMax?: number; applicationName?: string } = {}): Database {
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     dialectModule: pg,
     logging: (sql, timing) => logger.trace({ component: 'sql', ms: timing }, sql),
     benchmark: true,
-    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
+    pool: { max: options.poolMax ?? 10, min: 0, idle: POOL_IDLE_MS, acquire: 30_000 },
     dialectOptions: { application_name: options.applicationName ?? 'reelstat', statement_timeout: 60_000 },
     define: { underscored: true, timestamps: false, freezeTableName: true },
   });
