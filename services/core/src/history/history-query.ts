@@ -260,7 +260,9 @@ export async function queryHistory(
 ) {
   const { scope } = request;
   // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
-  const whole = scope.kind === 'all' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  // No filter but the scope and the search (the whole history, or a user's plays, searched).
+  const unfiltered = !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const whole = scope.kind === 'all' && unfiltered;
   const offset = (request.page - 1) * request.size;
   // The candidates' keys are read when the page or the count reads them.
   const wantKeys = (plan: SearchPlan) => keyedPage(plan, offset + request.size, whole) || !(whole && knownCount(plan));
@@ -269,7 +271,7 @@ export async function queryHistory(
   const scopePlays = scope.kind === 'user' && request.search.trim() ? countFromTotals(db, serverId, scope) : undefined;
   const walked = scopePlays !== undefined && (await scopePlays) <= (tuning.walkedUserPlays ?? WALKED_USER_PLAYS);
   const early =
-    scopePlays !== undefined && !walked && tuning.earlyCount !== false
+    scopePlays !== undefined && !walked && unfiltered && tuning.earlyCount !== false
       ? earlyUserCount(db, serverId, request, await scopePlays, countCache)
       : undefined;
   const searched = walked
@@ -282,7 +284,7 @@ export async function queryHistory(
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
   const pagePlan = choosePage(searched, serverId, request, whole, tuning.page);
-  const byUser = searched && scope.kind === 'user' && !selectHistory(serverId, { ...request, search: '' }).filtered;
+  const byUser = searched && scope.kind === 'user' && unfiltered;
   // A rare word within a user whose candidates are users, items or series (all in history_user_cover): the
   // user's index entries are filtered by key without table reads, and only the user's candidates are checked,
   // when that costs less than reading every candidate of the server (CANDIDATE_READ_COST).
@@ -371,7 +373,7 @@ export async function queryHistory(
     if (byIndex) {
       const [row] = await db.query<{ count: number | null }>(byIndex, countBind);
       // NULL: the word has too many terms for the index's count; the user's plays are walked below.
-      if (row?.count != null) return { total: Math.min(row.count, HISTORY_COUNT_CAP), exact: row.count <= HISTORY_COUNT_CAP };
+      if (row?.count != null) return capped(row.count);
     }
     // A user's or a library's matches counted by walking the scope: the check by field values when it holds.
     const scoped = searched && !searched.candidates && (scope.kind === 'user' || scope.kind === 'library');
@@ -412,12 +414,12 @@ export async function queryHistory(
 }
 
 /**
- * The count of a search within a user (no other filter) for a word without a space, started beside the plan's
- * look-up: the word's one family is the word itself, so the user's index count (user-search-count.ts) needs no
- * plan, and the look-up's 4–5 ms at 5 M plays no longer come before it. Every kind the index carries is tested
+ * The count of a search within a user (the caller checks there is no other filter) for a word without a space,
+ * started beside the plan's look-up: the word's one family is the word itself, so the user's index count
+ * (user-search-count.ts) needs no plan, and the look-up's 4–5 ms at 5 M plays no longer come before it. Every kind the index carries is tested
  * (the plan would name only those the word's values are of); the statement gives NULL when the word has a
  * value of another kind (a client, device, address: the plan may walk the user's plays more cheaply) or too many
- * terms, and the count is then taken after the plan as before. Null also for a word with a space.
+ * terms, and the count is then taken after the plan as before. Undefined (nothing sent) for a word with a space.
  */
 function earlyUserCount(
   db: Database,
@@ -427,7 +429,7 @@ function earlyUserCount(
   countCache: CountCache | undefined,
 ): Promise<{ total: number; exact: boolean } | null> | undefined {
   const word = request.search.trim();
-  if (word.includes(' ') || selectHistory(serverId, { ...request, search: '' }).filtered) return undefined;
+  if (word.includes(' ')) return undefined;
   const { where, bind } = selectHistory(serverId, request, WALK_PLAN);
   const pattern = containsPattern(word);
   const family = [{ column: 'lower(v.value)', like: pattern, pattern }];
@@ -445,7 +447,7 @@ function earlyUserCount(
   if (!sql) return undefined;
   const count = async () => {
     const [row] = await db.query<{ count: number | null }>(sql, bind);
-    return row?.count == null ? null : { total: Math.min(row.count, HISTORY_COUNT_CAP), exact: row.count <= HISTORY_COUNT_CAP };
+    return row?.count == null ? null : capped(row.count);
   };
   const counted = countCache ? countCache({ early: sql, bind }, count) : count();
   // Awaited only by the count; a failure surfaces there, never as an unhandled rejection before it.
@@ -467,6 +469,9 @@ function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undef
  */
 export const HISTORY_COUNT_CAP = 10_000;
 
+/** A count taken up to the cap + 1: the total shown, and whether it is exact. */
+const capped = (count: number) => ({ total: Math.min(count, HISTORY_COUNT_CAP), exact: count <= HISTORY_COUNT_CAP });
+
 /** Counts `rows` (a SELECT of the matching plays, one row each) up to the cap. */
 async function countRows(db: Database, rows: string, bind: unknown[]): Promise<{ total: number; exact: boolean }> {
   const [row] = await db.query<{ count: number }>(
@@ -474,7 +479,7 @@ async function countRows(db: Database, rows: string, bind: unknown[]): Promise<{
     bind,
   );
   const count = row?.count ?? 0;
-  return { total: Math.min(count, HISTORY_COUNT_CAP), exact: count <= HISTORY_COUNT_CAP };
+  return capped(count);
 }
 
 /** Unfiltered counts come from play_totals (exact, kept with every write) instead of counting millions of rows. */
