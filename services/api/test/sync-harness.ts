@@ -63,9 +63,16 @@ export async function finishedRun(h: SyncHarness, name: string, after = 0): Prom
   }, `${name} to finish`);
 }
 
+/**
+ * Waits until a worker has picked up the task's run: the task list says running as soon as the run is queued,
+ * and a stop before the pick-up ends it "before it started" (a busy machine leaves that gap open for a while).
+ */
 export async function runningTask(h: SyncHarness, name: string): Promise<void> {
   await waitFor(async () => {
     const tasks = (await h.call('GET', '/api/getTaskSettings')).body as Array<{ name: string; running: boolean }>;
-    return tasks.find((t) => t.name === name)?.running ? true : undefined;
+    if (!tasks.find((t) => t.name === name)?.running) return undefined;
+    const logs = (await h.call('GET', '/logs/getLogs')).body as LogEntryBody[];
+    const run = logs.find((l) => l.Name === name);
+    return run?.Result === 'Running' && run.Log.some((l) => l.Message.startsWith(`${name} started (`)) ? true : undefined;
   }, `${name} to run`);
 }
