@@ -239,6 +239,10 @@ export interface SearchTuning {
   walkedUserPlays?: number;
   /** False: a search within a user is not counted beside the plan's look-up (earlyUserCount), only after it. */
   earlyCount?: boolean;
+  /** False: a user's index count reads the word's terms in the counting statement (user-search-count.ts generalCount). */
+  keysAsValues?: boolean;
+  /** Users with at least this many plays are counted in two halves (user-search-count.ts HALVED_USER_PLAYS). */
+  halvedUserPlays?: number;
 }
 
 /**
@@ -259,6 +263,7 @@ export async function queryHistory(
   tuning: SearchTuning = {},
 ) {
   const { scope } = request;
+  const query: Query = (sql, bind) => db.query(sql, bind);
   // Without scope or filter, the dictionary may know the count of a search already (search-plan.ts).
   // No filter but the scope and the search (the whole history, or a user's plays, searched).
   const unfiltered = !selectHistory(serverId, { ...request, search: '' }).filtered;
@@ -272,11 +277,16 @@ export async function queryHistory(
   const walked = scopePlays !== undefined && (await scopePlays) <= (tuning.walkedUserPlays ?? WALKED_USER_PLAYS);
   const early =
     scopePlays !== undefined && !walked && unfiltered && tuning.earlyCount !== false
-      ? earlyUserCount(db, serverId, request, await scopePlays, countCache)
+      ? earlyUserCount(
+          db,
+          serverId,
+          request as HistoryRequest & { scope: { kind: 'user'; id: string } },
+          await scopePlays,
+          countCache,
+          tuning,
+        )
       : undefined;
-  const searched = walked
-    ? WALK_PLAN
-    : await planHistorySearch((sql, bind) => db.query(sql, bind), serverId, request, wantKeys, tuning.lookupTerms);
+  const searched = walked ? WALK_PLAN : await planHistorySearch(query, serverId, request, wantKeys, tuning.lookupTerms);
   const servers = Array.isArray(serverId) ? serverId : [serverId];
   const known = searched && whole ? knownCount(searched) : undefined;
   // The page and the count each read the candidates or walk, whichever reads fewer plays (search-plan.ts).
@@ -360,21 +370,22 @@ export async function queryHistory(
     const userPlays = byUser ? await byUserIndex(searched) : undefined;
     const byIndex =
       userPlays !== undefined
-        ? userIndexCount(
+        ? await userIndexCount(
+            query,
             searched!,
             request.search.trim(),
-            countBind,
-            servers,
-            { servers: where[0]!, user: '$2', where },
-            userPlays,
-            HISTORY_COUNT_CAP,
+            {
+              serverIds: servers,
+              userId: (scope as { id: string }).id,
+              walk: { servers: where[0]!, user: '$2', where, bind },
+              userPlays,
+              cap: HISTORY_COUNT_CAP,
+            },
+            { keysAsValues: tuning.keysAsValues, halvedUserPlays: tuning.halvedUserPlays },
           )
         : undefined;
-    if (byIndex) {
-      const [row] = await db.query<{ count: number | null }>(byIndex, countBind);
-      // NULL: the word has too many terms for the index's count; the user's plays are walked below.
-      if (row?.count != null) return capped(row.count);
-    }
+    // NULL: the word has too many terms for the index's count; the user's plays are walked below.
+    if (byIndex != null) return capped(byIndex);
     // A user's or a library's matches counted by walking the scope: the check by field values when it holds.
     const scoped = searched && !searched.candidates && (scope.kind === 'user' || scope.kind === 'library');
     const byValues = scoped ? await fieldValuesCheck(db, servers, searched, request.search.trim()) : undefined;
@@ -424,32 +435,36 @@ export async function queryHistory(
 function earlyUserCount(
   db: Database,
   serverId: string | string[],
-  request: HistoryRequest,
+  request: HistoryRequest & { scope: { kind: 'user'; id: string } },
   userPlays: number,
   countCache: CountCache | undefined,
+  tuning: SearchTuning,
 ): Promise<{ total: number; exact: boolean } | null> | undefined {
   const word = request.search.trim();
   if (word.includes(' ')) return undefined;
-  const { where, bind } = selectHistory(serverId, request, WALK_PLAN);
+  const walk = selectHistory(serverId, request, WALK_PLAN);
   const pattern = containsPattern(word);
   const family = [{ column: 'lower(v.value)', like: pattern, pattern }];
   const servers = Array.isArray(serverId) ? serverId : [serverId];
-  const sql = userIndexCount(
-    { ...WALK_PLAN, family },
-    word,
-    bind,
-    servers,
-    { servers: where[0]!, user: '$2', where },
-    userPlays,
-    HISTORY_COUNT_CAP,
-    'none',
-  );
-  if (!sql) return undefined;
   const count = async () => {
-    const [row] = await db.query<{ count: number | null }>(sql, bind);
-    return row?.count == null ? null : capped(row.count);
+    const counted = await userIndexCount(
+      (sql, bind) => db.query(sql, bind),
+      { ...WALK_PLAN, family },
+      word,
+      {
+        serverIds: servers,
+        userId: request.scope.id,
+        walk: { servers: walk.where[0]!, user: '$2', where: walk.where, bind: walk.bind },
+        userPlays,
+        cap: HISTORY_COUNT_CAP,
+      },
+      { untestedKinds: 'none', keysAsValues: tuning.keysAsValues, halvedUserPlays: tuning.halvedUserPlays },
+    );
+    return counted == null ? null : capped(counted);
   };
-  const counted = countCache ? countCache({ early: sql, bind }, count) : count();
+  // The count depends on the word, the user, the servers and the user's plays (the limits on the word's terms).
+  const key = { early: word, user: request.scope.id, servers, userPlays, tuning };
+  const counted = countCache ? countCache(key, count) : count();
   // Awaited only by the count; a failure surfaces there, never as an unhandled rejection before it.
   counted.catch(() => undefined);
   return counted;

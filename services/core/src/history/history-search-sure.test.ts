@@ -240,6 +240,11 @@ async function expectUser(db: Database, serverId: string, word: string, userId: 
     { walkedUserPlays: 0 },
     { walkedUserPlays: 0, earlyCount: false },
     { walkedUserPlays: 0, lookupTerms: 1, earlyCount: false },
+    // The index count with the word's terms read in its counting statement, not as values (user-search-count.ts).
+    { walkedUserPlays: 0, keysAsValues: false },
+    { walkedUserPlays: 0, earlyCount: false, keysAsValues: false },
+    // Every user's plays counted in two halves, as a heavy user's are.
+    { walkedUserPlays: 0, halvedUserPlays: 0 },
     {},
   ]) {
     await expectUserWith(db, serverId, word, userId, pages, tuning);

@@ -532,7 +532,17 @@ describe('history search after renames and deletions', () => {
       );
       const at = (page: number): HistoryRequest => ({ ...request(word, page), scope, sort, desc: order.includes('DESC') });
       // These users are small enough to be walked without a plan (WALKED_USER_PLAYS): planned as a larger one is too.
-      for (const tuning of scope.kind === 'user' ? [{ walkedUserPlays: 0 }, { walkedUserPlays: 0, earlyCount: false }, {}] : [{}]) {
+      const userTunings: SearchTuning[] = [
+        { walkedUserPlays: 0 },
+        { walkedUserPlays: 0, earlyCount: false },
+        // The index count with the word's terms read in its counting statement, not as values (user-search-count.ts).
+        { walkedUserPlays: 0, keysAsValues: false },
+        // Every user's plays counted in two halves, as a heavy user's are.
+        { walkedUserPlays: 0, halvedUserPlays: 0 },
+        { walkedUserPlays: 0, earlyCount: false, halvedUserPlays: 0 },
+        {},
+      ];
+      for (const tuning of scope.kind === 'user' ? userTunings : [{}]) {
         const ids: number[] = [];
         const first = await queryHistory(db, serverId, at(1), undefined, tuning);
         for (let page = 1; page <= first.pages; page += 1) {
