@@ -70,7 +70,7 @@ interface Figures {
  * ALTER SYSTEM of it (the way this script loaded it before pg_prewarm, and which then failed).
  */
 async function startWithStatementStats(dataDir: string, logger: pino.Logger): Promise<{ postgres: EmbeddedPostgres; url: string }> {
-  const postgres = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger, undefined, ['pg_stat_statements']);
+  const postgres = new EmbeddedPostgres(path.join(dataDir, 'postgres'), logger, { extraPreload: ['pg_stat_statements'] });
   const url = await postgres.start();
   return { postgres, url };
 }

@@ -55,6 +55,11 @@ export const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  EMBEDDED_POSTGRES_SHARED_BUFFERS: z
+    .string()
+    .trim()
+    .regex(/^(auto|[1-9][0-9]{0,6}(kB|MB|GB))$/, 'must be auto or a size such as 512MB or 2GB')
+    .default('auto'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   REDIS_KEY_PREFIX: z
     .string()

@@ -83,6 +83,16 @@ describe('loadConfig', () => {
     expect(problemsOf({ DATA_DIR: tempDir(), SHUTDOWN_DRAIN_MS: '-1' })[0]).toMatch(/^SHUTDOWN_DRAIN_MS: /);
   });
 
+  it('takes auto or a size for the embedded PostgreSQL shared buffers', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).embeddedPostgresSharedBuffers).toBe('auto');
+    expect(loadConfig({ DATA_DIR: tempDir(), EMBEDDED_POSTGRES_SHARED_BUFFERS: ' 768MB ' }).embeddedPostgresSharedBuffers).toBe('768MB');
+    for (const bad of ['lots', '512', '0MB', '2 GB', '1TB', '-1GB']) {
+      expect(problemsOf({ DATA_DIR: tempDir(), EMBEDDED_POSTGRES_SHARED_BUFFERS: bad }), bad).toEqual([
+        `EMBEDDED_POSTGRES_SHARED_BUFFERS: must be auto or a size such as 512MB or 2GB (got "${bad}")`,
+      ]);
+    }
+  });
+
   it('lists every bad variable in one error', () => {
     const problems = problemsOf({
       DATA_DIR: tempDir(),

@@ -14,6 +14,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** shared_buffers of the embedded PostgreSQL: `auto` or a size (embedded-postgres.ts sharedBuffersSetting). */
+  embeddedPostgresSharedBuffers: string;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   jwtSecret: string;
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: values.DATABASE_URL,
     databasePoolMax: values.DATABASE_POOL_MAX,
+    embeddedPostgresSharedBuffers: values.EMBEDDED_POSTGRES_SHARED_BUFFERS,
     redisUrl: values.REDIS_URL,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     jwtSecret: values.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),

@@ -18,7 +18,7 @@ describe('embedded PostgreSQL keeps its buffers across a restart', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'reelstat-embedded-prewarm-'));
-    server = new EmbeddedPostgres(dir, pino({ level: 'silent' }));
+    server = new EmbeddedPostgres(dir, pino({ level: 'silent' }), { sharedBuffers: '160MB' });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -38,7 +38,11 @@ describe('embedded PostgreSQL keeps its buffers across a restart', () => {
   it('starts with pg_prewarm preloaded and reloads the saved pages after a restart', async () => {
     const url = await server.start();
     const first = await withClient(url, async (client) => {
-      const { rows } = await client.query<{ libraries: string }>(`SELECT current_setting('shared_preload_libraries') AS libraries`);
+      const { rows } = await client.query<{ libraries: string; buffers: string }>(
+        `SELECT current_setting('shared_preload_libraries') AS libraries, current_setting('shared_buffers') AS buffers`,
+      );
+      // EMBEDDED_POSTGRES_SHARED_BUFFERS reaches the server's command line.
+      expect(rows[0]?.buffers).toBe('160MB');
       await client.query('CREATE EXTENSION pg_buffercache');
       await client.query('CREATE TABLE warm (id int PRIMARY KEY, note text)');
       await client.query(`INSERT INTO warm SELECT n, repeat('x', 200) FROM generate_series(1, 5000) AS n`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../logging/logger.js';
@@ -31,6 +32,44 @@ interface PostgresBinaries {
  * finished its last writes. Here PostgreSQL runs in its own process group (a terminal's Ctrl-C does not reach
  * it) and is stopped last, after everything that writes to it.
  */
+export interface EmbeddedPostgresOptions {
+  /**
+   * Called each time the supervisor has brought PostgreSQL back after it died on its own (killed, crashed): the
+   * runtime counts it in a metric.
+   */
+  onRestart?: () => void;
+  /**
+   * More shared_preload_libraries beside pg_prewarm (bench:history-writes loads pg_stat_statements): the command
+   * line's value replaces the configuration files', so an ALTER SYSTEM of it would be ignored.
+   */
+  extraPreload?: readonly string[];
+  /** EMBEDDED_POSTGRES_SHARED_BUFFERS: `auto` (the default) or a size such as `512MB`. */
+  sharedBuffers?: string;
+}
+
+/** The least and most shared buffers `auto` chooses. */
+const AUTO_SHARED_BUFFERS_MB = { min: 128, max: 2048 };
+
+/**
+ * The shared_buffers setting for EMBEDDED_POSTGRES_SHARED_BUFFERS: a size as given, or for `auto` an eighth of
+ * the memory this process may use (the container's limit when it has one), between 128 MB (PostgreSQL's own
+ * default) and 2 GB. The pages a statistic or a search reads stay there between calls; outside them they live
+ * in the operating system's file cache, which a machine short of memory (or a virtual machine whose host
+ * reclaims idle pages) empties, so a call a minute later reads its pages from disk again (docs/performance.md
+ * "Shared buffers sized to the machine"). The memory is taken only as pages are read into it.
+ */
+export function sharedBuffersSetting(value: string, memoryBytes = availableMemory()): string {
+  if (value !== 'auto') return value;
+  const eighthMb = Math.floor(memoryBytes / 8 / 1024 / 1024);
+  return `${Math.min(AUTO_SHARED_BUFFERS_MB.max, Math.max(AUTO_SHARED_BUFFERS_MB.min, eighthMb))}MB`;
+}
+
+/** The machine's memory, or the container's limit when lower (process.constrainedMemory: 0 or absent without one). */
+function availableMemory(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  return limit > 0 ? Math.min(limit, totalmem()) : totalmem();
+}
+
 export class EmbeddedPostgres {
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
@@ -42,19 +81,20 @@ export class EmbeddedPostgres {
   port = 0;
   password = '';
 
-  /**
-   * @param onRestart called each time the supervisor has brought PostgreSQL back after it died on its own
-   *   (killed, crashed): the runtime counts it in a metric.
-   * @param extraPreload more shared_preload_libraries beside pg_prewarm (bench:history-writes loads
-   *   pg_stat_statements): the command line's value replaces the configuration files', so an ALTER SYSTEM of it
-   *   would be ignored.
-   */
+  private readonly onRestart: () => void;
+  private readonly extraPreload: readonly string[];
+  /** PostgreSQL's shared_buffers, as given on its command line (sharedBuffersSetting). */
+  readonly sharedBuffers: string;
+
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
-    private readonly onRestart: () => void = () => undefined,
-    private readonly extraPreload: readonly string[] = [],
-  ) {}
+    options: EmbeddedPostgresOptions = {},
+  ) {
+    this.onRestart = options.onRestart ?? (() => undefined);
+    this.extraPreload = options.extraPreload ?? [];
+    this.sharedBuffers = sharedBuffersSetting(options.sharedBuffers ?? 'auto');
+  }
 
   get connectionUrl(): string {
     return `postgres://${this.user}:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}/reelstat`;
@@ -118,6 +158,8 @@ export class EmbeddedPostgres {
         'listen_addresses=127.0.0.1',
         '-c',
         'max_connections=200',
+        '-c',
+        `shared_buffers=${this.sharedBuffers}`,
         ...preload,
       ],
       // eslint-disable-next-line no-restricted-properties -- the child inherits our environment, not configuration

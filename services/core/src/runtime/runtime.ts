@@ -52,11 +52,14 @@ export class Runtime {
       this.embedded = new EmbeddedPostgres(
         path.join(this.config.dataDir, 'postgres'),
         this.logger.child({ component: 'embedded-postgres' }),
-        () => this.metrics.embeddedPostgresRestarts.inc(),
+        { onRestart: () => this.metrics.embeddedPostgresRestarts.inc(), sharedBuffers: this.config.embeddedPostgresSharedBuffers },
       );
       const started = Date.now();
       databaseUrl = await this.embedded.start();
-      this.logger.info({ port: this.embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
+      this.logger.info(
+        { port: this.embedded.port, sharedBuffers: this.embedded.sharedBuffers, ms: Date.now() - started },
+        'embedded PostgreSQL started',
+      );
     }
     this.db = openDatabase(databaseUrl, this.logger, {
       poolMax: this.config.databasePoolMax,
