@@ -10,8 +10,9 @@
  * not a test: it prints figures (a table, then one JSON line) and never fails on them.
  *
  *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 30] [--cached-samples 100]
- *     [--duration 15] [--connections 20] [--play-every-ms 1000] [--only REGEX] [--no-mix]
- * --only measures only the calls whose name matches; --no-mix leaves out the home-page mix.
+ *     [--duration 15] [--connections 20] [--play-every-ms 1000] [--only REGEX] [--no-mix] [--log-level warn]
+ * --only measures only the calls whose name matches; --no-mix leaves out the home-page mix; --log-level trace
+ * prints every SQL statement with its time (JSON lines, beside the table).
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -157,7 +158,7 @@ const skippedMix = async (_options: autocannon.Options) =>
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
-  const logger = pino({ level: 'warn' });
+  const logger = pino({ level: argument('log-level', 'warn') });
   const password = 'bench-password';
   const config = loadConfig(
     {},
