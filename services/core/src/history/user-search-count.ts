@@ -86,7 +86,13 @@ export async function userIndexCount(
   if (!keysAsValues) return generalCount(query, family, serverIds, walk, userPlays, cap, untestedKinds);
   const bind: unknown[] = [serverIds, userId];
   const terms = family.terms(bind, '$1::uuid[]');
-  const lists = family.tested.map((kind) => `array_agg(key) FILTER (WHERE sure AND kind = '${kind}')::text AS "${kind}"`);
+  // Per kind the index carries: the sure keys, and the others (their plays are read and checked).
+  const lists = family.tested
+    .filter((kind) => kind !== 'user')
+    .flatMap((kind) => [
+      `array_agg(key) FILTER (WHERE sure AND kind = '${kind}')::text AS "${kind}"`,
+      `array_agg(key) FILTER (WHERE NOT sure AND kind = '${kind}')::text AS "unsure ${kind}"`,
+    ]);
   // A heavy user's plays are counted in two halves at the middle of their time span, on two connections.
   const halves = userPlays >= halvedUserPlays;
   // The first and last start per server: two index look-ups each (over a list of servers, min and max would
@@ -96,9 +102,9 @@ export async function userIndexCount(
   const [keys] = (await query(
     `WITH keys AS MATERIALIZED (${terms})
      SELECT count(*)::int AS terms,
-       COALESCE(bool_or(NOT sure), false) AS unsure,
        COALESCE(bool_or(${family.untested}), false) AS untested,
        COALESCE(bool_or(sure AND kind = 'user' AND key = $2), false) AS user_sure,
+       COALESCE(bool_or(NOT sure AND kind = 'user' AND key = $2), false) AS user_unsure,
        ${halves ? middle : 'NULL::text'} AS middle
        ${lists.map((list) => `, ${list}`).join('')}
      FROM keys`,
@@ -108,24 +114,39 @@ export async function userIndexCount(
   >;
   if (!keys || keys.terms > USER_INDEX_TERMS || 2 * keys.terms >= userPlays) return null;
   if (keys.untested && untestedKinds === 'none') return null;
-  // A key not sure, or a kind the index does not carry: those candidates' plays are read and checked.
-  if (keys.unsure || keys.untested) return generalCount(query, family, serverIds, walk, userPlays, cap, untestedKinds);
+  // A kind the index does not carry, or the user's own name not sure: every play of the user is a candidate.
+  if (keys.untested || keys.user_unsure) return generalCount(query, family, serverIds, walk, userPlays, cap, untestedKinds);
   if (keys.user_sure) return Math.min(userPlays, cap + 1);
-  const passBind: unknown[] = [serverIds, userId];
-  const tests = family.tested
-    .filter((kind) => kind !== 'user' && keys[kind] != null)
-    .map((kind) => {
-      passBind.push(keys[kind]);
-      return COVERED_BY_LIST[kind as Exclude<CoveredKind, 'user'>](`$${passBind.length}::text[]`);
-    });
-  if (tests.length === 0) return 0;
+  const present = (prefix: string) => family.tested.filter((kind) => kind !== 'user' && keys[`${prefix}${kind}`] != null);
+  const sureKinds = present('');
+  const unsureKinds = present('unsure ');
+  if (sureKinds.length === 0 && unsureKinds.length === 0) return 0;
+  // The walk's servers and user ($1, $2); with keys not sure, the search's own condition checks their plays, and
+  // its parameters come along (a parameter the statement does not use has no type and fails it).
+  const passBind: unknown[] = unsureKinds.length > 0 ? [...walk.bind] : walk.bind.slice(0, 2);
   // Inside a CASE the lists are not estimated one value at a time (37 ms of planning for 11 k keys as a bare
   // condition); the planner turns each into a hashed test all the same, being a value of the statement.
+  const anyOf = (kinds: CoveredKind[], prefix: string) =>
+    kinds.length === 0
+      ? undefined
+      : `CASE WHEN ${kinds
+          .map((kind) => COVERED_BY_LIST[kind as Exclude<CoveredKind, 'user'>](`$${passBind.push(keys[`${prefix}${kind}`])}::text[]`))
+          .join(' OR ')} THEN true ELSE false END`;
+  const sure = anyOf(sureKinds, '');
+  const unsure = anyOf(unsureKinds, 'unsure ');
+  const scope = `${walk.servers} AND user_id = ${walk.user}`;
   const count = async (span: string, spanBind: unknown[]) => {
     const [row] = (await query(
       `SELECT count(*)::int AS count FROM (
-         SELECT 1 FROM playback_history WHERE server_id = ANY($1::uuid[]) AND user_id = $2 ${span}
-           AND CASE WHEN ${tests.join(' OR ')} THEN true ELSE false END
+         ${sure ? `SELECT 1 FROM playback_history WHERE ${scope} ${span} AND ${sure}` : ''}
+         ${sure && unsure ? 'UNION ALL' : ''}
+         ${
+           unsure
+             ? `SELECT 1 FROM playback_history WHERE ${walk.where.join(' AND ')} AND id IN (
+                  SELECT id FROM playback_history WHERE ${scope} ${span} AND ${unsure} ${sure ? `AND NOT ${sure}` : ''}
+                )`
+             : ''
+         }
          LIMIT ${cap + 1}
        ) AS hits`,
       [...passBind, ...spanBind],
