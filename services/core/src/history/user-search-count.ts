@@ -110,7 +110,7 @@ export async function userIndexCount(
      FROM keys`,
     bind,
   )) as Array<
-    { terms: number; unsure: boolean; untested: boolean; user_sure: boolean; middle: string | null } & Record<string, string | null>
+    { terms: number; untested: boolean; user_sure: boolean; user_unsure: boolean; middle: string | null } & Record<string, string | null>
   >;
   if (!keys || keys.terms > USER_INDEX_TERMS || 2 * keys.terms >= userPlays) return null;
   if (keys.untested && untestedKinds === 'none') return null;
@@ -142,9 +142,11 @@ export async function userIndexCount(
          ${sure && unsure ? 'UNION ALL' : ''}
          ${
            unsure
-             ? `SELECT 1 FROM playback_history WHERE ${walk.where.join(' AND ')} AND id IN (
+             ? // The candidates' ids first (one pass over the index), then their rows by id and the check: as an
+               // IN, the planner read every play of the user with the check and joined them (40–60 ms at 5 M).
+               `SELECT 1 FROM playback_history WHERE id = ANY(ARRAY(
                   SELECT id FROM playback_history WHERE ${scope} ${span} AND ${unsure} ${sure ? `AND NOT ${sure}` : ''}
-                )`
+                )) AND ${walk.where.join(' AND ')}`
              : ''
          }
          LIMIT ${cap + 1}
