@@ -63,13 +63,15 @@ export interface UserCountOptions {
  * instead; undefined when the plan names no family.
  *
  * First the family's terms are read once (history_search_terms directly, by its trigram index, migration 0036):
- * how many, whether each is sure (a key is sure when one of its terms is sure and holds the whole word), and the
- * sure keys of each kind the index carries. When every key is sure, their lists come back as the next statement's
- * parameters: PostgreSQL tests an index entry against a list given as a value with one hash look-up
- * (a hashed `= ANY`), cheaper than the hashed subqueries over a CTE one statement needs, and the terms are not
- * scanned again for each kind (34 → 26 ms at 5 M plays, docs/performance.md "Sure keys as values"). Otherwise
- * (a key not sure, or a kind the index does not carry) one statement reads and checks the other candidates'
- * plays (generalCount), or with `untestedKinds` 'none' the count is null when a value is of such a kind (a count
+ * how many, whether a kind the index does not carry is among them, whether the user's own name holds the word,
+ * and per kind the keys that are sure (a key is sure when one of its terms is sure and holds the whole word) and
+ * those that are not. The lists come back as the next statement's parameters: PostgreSQL tests an index entry
+ * against a list given as a value with one hash look-up (a hashed `= ANY`), cheaper than the hashed subqueries
+ * over a CTE that one statement needs, and the terms are not scanned again for each kind (docs/performance.md,
+ * "Sure keys as values, and shared buffers sized to the machine"). Sure keys' plays are counted from the index;
+ * the plays of keys not sure (a title renamed since) are found in the index, then read and checked. A value of a
+ * kind the index does not carry (a client, device, address) makes every play of the user a candidate: one
+ * statement reads and checks them (generalCount), or with `untestedKinds` 'none' the count is null (a count
  * started before the plan, which may walk more cheaply).
  */
 export async function userIndexCount(
@@ -214,8 +216,8 @@ function familyTerms(plan: SearchPlan, word: string) {
 }
 
 /**
- * One statement giving the count when a key is not sure or a value is of a kind the index does not carry: sure
- * keys' plays are counted from the index; the other candidates' plays (of the family's keys that are not sure,
+ * One statement giving the count when a value is of a kind the index does not carry or the user's own name is
+ * not sure (and for tests, `keysAsValues: false`): sure keys' plays are counted from the index; the other candidates' plays (of the family's keys that are not sure,
  * or every play of the user when a candidate is a client, device or address) are read and checked
  * (`walk.where`: the user and the search's check). NULL for the same limits as userIndexCount.
  */
