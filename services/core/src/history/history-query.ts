@@ -3,7 +3,7 @@ import type { PlaybackRecordShape } from '@reelstat/contract';
 import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
-import { userIndexCount } from './user-search-count.js';
+import { userIndexCount, type UserCountScope } from './user-search-count.js';
 import {
   CANDIDATE_READ_COST,
   choosePage,
@@ -278,7 +278,7 @@ export async function queryHistory(
   const early =
     scopePlays !== undefined && !walked && unfiltered && tuning.earlyCount !== false
       ? earlyUserCount(
-          db,
+          query,
           serverId,
           request as HistoryRequest & { scope: { kind: 'user'; id: string } },
           await scopePlays,
@@ -370,19 +370,10 @@ export async function queryHistory(
     const userPlays = byUser ? await byUserIndex(searched) : undefined;
     const byIndex =
       userPlays !== undefined
-        ? await userIndexCount(
-            query,
-            searched!,
-            request.search.trim(),
-            {
-              serverIds: servers,
-              userId: (scope as { id: string }).id,
-              walk: { servers: where[0]!, user: '$2', where, bind },
-              userPlays,
-              cap: HISTORY_COUNT_CAP,
-            },
-            { keysAsValues: tuning.keysAsValues, halvedUserPlays: tuning.halvedUserPlays },
-          )
+        ? await userIndexCount(query, searched!, request.search.trim(), userCountScope(servers, scope, { where, bind }, userPlays), {
+            keysAsValues: tuning.keysAsValues,
+            halvedUserPlays: tuning.halvedUserPlays,
+          })
         : undefined;
     // NULL: the word has too many terms for the index's count; the user's plays are walked below.
     if (byIndex != null) return capped(byIndex);
@@ -433,7 +424,7 @@ export async function queryHistory(
  * terms, and the count is then taken after the plan as before. Undefined (nothing sent) for a word with a space.
  */
 function earlyUserCount(
-  db: Database,
+  query: Query,
   serverId: string | string[],
   request: HistoryRequest & { scope: { kind: 'user'; id: string } },
   userPlays: number,
@@ -447,19 +438,11 @@ function earlyUserCount(
   const family = [{ column: 'lower(v.value)', like: pattern, pattern }];
   const servers = Array.isArray(serverId) ? serverId : [serverId];
   const count = async () => {
-    const counted = await userIndexCount(
-      (sql, bind) => db.query(sql, bind),
-      { ...WALK_PLAN, family },
-      word,
-      {
-        serverIds: servers,
-        userId: request.scope.id,
-        walk: { servers: walk.where[0]!, user: '$2', where: walk.where, bind: walk.bind },
-        userPlays,
-        cap: HISTORY_COUNT_CAP,
-      },
-      { untestedKinds: 'none', keysAsValues: tuning.keysAsValues, halvedUserPlays: tuning.halvedUserPlays },
-    );
+    const counted = await userIndexCount(query, { ...WALK_PLAN, family }, word, userCountScope(servers, request.scope, walk, userPlays), {
+      untestedKinds: 'none',
+      keysAsValues: tuning.keysAsValues,
+      halvedUserPlays: tuning.halvedUserPlays,
+    });
     return counted == null ? null : capped(counted);
   };
   // The count depends on the word, the user, the servers and the user's plays (the limits on the word's terms).
@@ -468,6 +451,25 @@ function earlyUserCount(
   // Awaited only by the count; a failure surfaces there, never as an unhandled rejection before it.
   counted.catch(() => undefined);
   return counted;
+}
+
+/**
+ * What a user's index count needs (user-search-count.ts): the user, and the walk's selection of their plays
+ * (selectHistory: `where[0]` the servers, `$2` the user, the rest the search's check).
+ */
+function userCountScope(
+  serverIds: string[],
+  scope: HistoryScope,
+  walk: { where: string[]; bind: unknown[] },
+  userPlays: number,
+): UserCountScope {
+  return {
+    serverIds,
+    userId: (scope as { id: string }).id,
+    walk: { servers: walk.where[0]!, user: '$2', where: walk.where, bind: walk.bind },
+    userPlays,
+    cap: HISTORY_COUNT_CAP,
+  };
 }
 
 /** The count of a search over a whole history when the dictionary gives it: exact, or surely above the cap. */

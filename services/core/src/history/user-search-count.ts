@@ -12,17 +12,22 @@ import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
 /** A user's count is taken from the index for a word of at most this many terms (more: the walk costs less). */
 export const USER_INDEX_TERMS = 20_000;
 
+type CoveredKind = 'user' | KeyKind;
+/** The kinds whose keys the index carries on each play. */
+type KeyKind = 'item' | 'series' | 'series_item';
+
 /**
  * Conditions on the user scope's covering index (history_user_cover: server, user, start, id, including the item
- * and series ids) that find the plays of a kind's keys, named by a set `keys` of (kind, key) rows. Every play of
- * the scope is the user's: the user's own key is tested once, not per play.
+ * and series ids) that find the plays of a kind's keys, given `isIn(column)`: the column is one of the kind's
+ * keys (a set of (kind, key) rows in one statement, a list given as a value in the other). The user's own key is
+ * not here: every play of the scope is the user's, so it is tested once, not per play.
  */
-const COVERED_KINDS: Record<CoveredKind, (keys: string, user: string) => string> = {
-  user: (keys, user) => `EXISTS (SELECT 1 FROM ${keys} WHERE kind = 'user' AND key = ${user})`,
-  item: (keys) => `item_id IN (SELECT key FROM ${keys} WHERE kind = 'item')`,
-  series: (keys) => `series_id IN (SELECT key FROM ${keys} WHERE kind = 'series')`,
-  series_item: (keys) => `(series_id IS NULL AND item_id IN (SELECT key FROM ${keys} WHERE kind = 'series_item'))`,
+const KEY_TESTS: Record<KeyKind, (isIn: (column: string) => string) => string> = {
+  item: (isIn) => isIn('item_id'),
+  series: (isIn) => isIn('series_id'),
+  series_item: (isIn) => `(series_id IS NULL AND ${isIn('item_id')})`,
 };
+const COVERED_KINDS: CoveredKind[] = ['user', 'item', 'series', 'series_item'];
 
 /** The walk's conditions on the user's plays: `servers` and `user` refer to `bind` ($1, $2), `where` adds the search's check. */
 export interface UserWalk {
@@ -119,7 +124,7 @@ export async function userIndexCount(
   // A kind the index does not carry, or the user's own name not sure: every play of the user is a candidate.
   if (keys.untested || keys.user_unsure) return generalCount(query, family, serverIds, walk, userPlays, cap, untestedKinds);
   if (keys.user_sure) return Math.min(userPlays, cap + 1);
-  const present = (prefix: string) => family.tested.filter((kind) => kind !== 'user' && keys[`${prefix}${kind}`] != null);
+  const present = (prefix: string) => family.tested.filter((kind): kind is KeyKind => kind !== 'user' && keys[`${prefix}${kind}`] != null);
   const sureKinds = present('');
   const unsureKinds = present('unsure ');
   if (sureKinds.length === 0 && unsureKinds.length === 0) return 0;
@@ -128,11 +133,14 @@ export async function userIndexCount(
   const passBind: unknown[] = unsureKinds.length > 0 ? [...walk.bind] : walk.bind.slice(0, 2);
   // Inside a CASE the lists are not estimated one value at a time (37 ms of planning for 11 k keys as a bare
   // condition); the planner turns each into a hashed test all the same, being a value of the statement.
-  const anyOf = (kinds: CoveredKind[], prefix: string) =>
+  const anyOf = (kinds: KeyKind[], prefix: string) =>
     kinds.length === 0
       ? undefined
       : `CASE WHEN ${kinds
-          .map((kind) => COVERED_BY_LIST[kind as Exclude<CoveredKind, 'user'>](`$${passBind.push(keys[`${prefix}${kind}`])}::text[]`))
+          .map((kind) => {
+            const list = `$${passBind.push(keys[`${prefix}${kind}`])}::text[]`;
+            return KEY_TESTS[kind]((column) => `${column} = ANY(${list})`);
+          })
           .join(' OR ')} THEN true ELSE false END`;
   const sure = anyOf(sureKinds, '');
   const unsure = anyOf(unsureKinds, 'unsure ');
@@ -174,15 +182,6 @@ export async function userIndexCount(
  */
 export const HALVED_USER_PLAYS = 20_000;
 
-type CoveredKind = 'user' | 'item' | 'series' | 'series_item';
-
-/** A kind's test of an index entry against a list `list` of its sure keys (a text[] value). */
-const COVERED_BY_LIST: Record<Exclude<CoveredKind, 'user'>, (list: string) => string> = {
-  item: (list) => `item_id = ANY(${list})`,
-  series: (list) => `series_id = ANY(${list})`,
-  series_item: (list) => `(series_id IS NULL AND item_id = ANY(${list}))`,
-};
-
 /**
  * The family's terms as a statement's parts: `terms(bind, servers)` selects (kind, key, sure) of every term of
  * the family (at most USER_INDEX_TERMS + 1), `tested` the kinds the index carries that the family's values may
@@ -192,7 +191,7 @@ function familyTerms(plan: SearchPlan, word: string) {
   if (!plan.family || plan.family.length === 0) return undefined;
   const family = plan.family;
   const possible = new Set(plan.familyKinds ?? (Object.keys(SEARCH_TERM_KINDS) as SearchTermKind[]));
-  const tested = (Object.keys(COVERED_KINDS) as CoveredKind[]).filter((kind) => possible.has(kind));
+  const tested = COVERED_KINDS.filter((kind) => possible.has(kind));
   // A term of a kind not tested on the index (a client, device, address; any other for safety) makes every play
   // of the user a candidate.
   const untested = tested.length > 0 ? `kind NOT IN (${tested.map((kind) => `'${kind}'`).join(', ')})` : 'true';
@@ -217,9 +216,10 @@ function familyTerms(plan: SearchPlan, word: string) {
 
 /**
  * One statement giving the count when a value is of a kind the index does not carry or the user's own name is
- * not sure (and for tests, `keysAsValues: false`): sure keys' plays are counted from the index; the other candidates' plays (of the family's keys that are not sure,
- * or every play of the user when a candidate is a client, device or address) are read and checked
- * (`walk.where`: the user and the search's check). NULL for the same limits as userIndexCount.
+ * not sure (and for tests, `keysAsValues: false`): sure keys' plays are counted from the index; the other
+ * candidates' plays (of the family's keys that are not sure, or every play of the user when a candidate is a
+ * client, device or address) are read and checked (`walk.where`: the user and the search's check). NULL for the
+ * same limits as userIndexCount.
  */
 async function generalCount(
   query: Query,
@@ -233,7 +233,14 @@ async function generalCount(
   const bind = [...walk.bind];
   const servers = `$${bind.push(serverIds)}::uuid[]`;
   const terms = family.terms(bind, servers);
-  const covered = (keys: string) => family.tested.map((kind) => COVERED_KINDS[kind](keys, walk.user)).join(' OR ') || 'false';
+  const covered = (keys: string) =>
+    family.tested
+      .map((kind) =>
+        kind === 'user'
+          ? `EXISTS (SELECT 1 FROM ${keys} WHERE kind = 'user' AND key = ${walk.user})`
+          : KEY_TESTS[kind]((column) => `${column} IN (SELECT key FROM ${keys} WHERE kind = '${kind}')`),
+      )
+      .join(' OR ') || 'false';
   const scope = `${walk.servers} AND user_id = ${walk.user}`;
   const [row] = (await query(
     `WITH keys AS MATERIALIZED (${terms}),
