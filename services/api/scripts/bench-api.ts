@@ -233,6 +233,9 @@ async function main() {
       });
     }
 
+    // The heap the calls left (the process serves and measures): what the answer cache still holds shows here.
+    const heapAfterCallsMb = Math.round(process.memoryUsage().heapUsed / 1048576);
+
     // The home-page mix with the history changing as on a busy server: a play recorded every playEveryMs.
     let recording = true;
     let recordedDuringMix = 0;
@@ -272,6 +275,7 @@ async function main() {
         `| ${row.group} | ${row.name} | ${row.p50} | ${row.p95} | ${row.firstMs} | ${row.cachedP50} | ${row.cachedP95} | ${row.bytes} |`,
       );
     }
+    console.log(`\nHeap in use after the calls (server and benchmark in one process): ${heapAfterCallsMb} MB`);
     console.log(
       `\nHome-page mix, ${connections} connections, ${duration} s, a play recorded every ${playEveryMs} ms ` +
         `(${recordedDuringMix} recorded): ${Math.round(mix.requests.average)} requests/s, ` +
@@ -290,6 +294,7 @@ async function main() {
         samples,
         worstUncachedP95: { stats: worst('stats'), history: worst('history'), detail: worst('detail') },
         bytesPerPlay: bytesPerPlay(storage.total),
+        heapAfterCallsMb,
         storage: storage.relations,
         homeMix: {
           connections,

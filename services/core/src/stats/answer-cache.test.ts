@@ -22,6 +22,39 @@ describe('AnswerCache', () => {
     expect(await cache.get('k', async () => 8)).toBe(8);
   });
 
+  it("drops a group's answers when a newer version of it is asked for, and keeps other groups'", async () => {
+    const cache = new AnswerCache();
+    let runs = 0;
+    const count = async () => ++runs;
+    const v1 = { group: 'server-a', version: '1' };
+    expect(await cache.get('a1:chart', count, v1)).toBe(1);
+    expect(await cache.get('a1:cards', count, v1)).toBe(2);
+    expect(await cache.get('b1:chart', count, { group: 'server-b', version: '1' })).toBe(3);
+    expect(await cache.get('plain', count)).toBe(4);
+    expect(cache.size).toBe(4);
+    // The same version again: answered from the cache.
+    expect(await cache.get('a1:chart', count, v1)).toBe(1);
+    // Server a's history changed: its two old answers are gone, b's and the plain one stay.
+    expect(await cache.get('a2:chart', count, { group: 'server-a', version: '2' })).toBe(5);
+    expect(cache.size).toBe(3);
+    expect(await cache.get('b1:chart', count, { group: 'server-b', version: '1' })).toBe(3);
+    expect(await cache.get('plain', count)).toBe(4);
+    // A request that read the version before the change computes its answer again (never a stale one kept).
+    expect(await cache.get('a1:chart', count, v1)).toBe(6);
+    expect(cache.size).toBe(3);
+  });
+
+  it('keeps the generation lists in step when answers are evicted or fail', async () => {
+    const cache = new AnswerCache(60_000, 4);
+    const v = (version: string) => ({ group: 'g', version });
+    for (let i = 0; i < 10; i += 1) await cache.get(`k${i}`, async () => i, v('1'));
+    expect(cache.size).toBeLessThanOrEqual(4);
+    await expect(cache.get('bad', () => Promise.reject(new Error('down')), v('1'))).rejects.toThrow('down');
+    expect(await cache.get('bad', async () => 'ok', v('1'))).toBe('ok');
+    await cache.get('k-new', async () => 0, v('2'));
+    expect(cache.size).toBe(1);
+  });
+
   it('names the local date of a zone', () => {
     const at = new Date('2026-10-10T18:45:00Z');
     expect([localDate('UTC', at), localDate('Asia/Kolkata', at), localDate('America/Los_Angeles', at)]).toEqual([

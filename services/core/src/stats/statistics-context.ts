@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
-import { AnswerCache, localDate } from './answer-cache.js';
+import { AnswerCache, localDate, type AnswerGeneration } from './answer-cache.js';
 
 /**
  * What every statistics, history and detail call needs besides its own input: the media server it reads
@@ -64,15 +64,20 @@ export class StatisticsContext {
   /** A day-window answer, computed once per (call, input, local date, history version). */
   cachedDayWindow<T>(server: ServerContext, call: string, tz: string, input: unknown, compute: () => Promise<T>): Promise<T> {
     const key = JSON.stringify([call, server.serverId, server.historyVersion, tz, localDate(tz), input]);
-    return this.answers.get(key, compute);
+    return this.answers.get(key, compute, generationOf(server));
   }
 
   /** An answer that depends on the history and the content, not on the clock. */
   cachedContent<T>(server: ServerContext, call: string, input: unknown, compute: () => Promise<T>): Promise<T> {
-    return this.answers.get(JSON.stringify([call, server.serverId, server.historyVersion, input]), compute);
+    return this.answers.get(JSON.stringify([call, server.serverId, server.historyVersion, input]), compute, generationOf(server));
   }
 
   timeZone(requested: string | undefined): string {
     return requested ?? this.defaultTimeZone;
   }
+}
+
+/** Answers of a server are superseded by the next version of its history (see AnswerCache). */
+function generationOf(server: ServerContext): AnswerGeneration {
+  return { group: server.serverId, version: server.historyVersion };
 }
