@@ -53,11 +53,19 @@ WITH bounds AS MATERIALIZED (
         LATERAL (SELECT GREATEST(bounds.hours, (SELECT min(bucket) FROM play_rollups_by_library_hourly WHERE server_id = $1)) AS first) AS f,
         generate_series(date_trunc('month', f.first AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
       WHERE m NOT IN (SELECT month FROM refs)
+    ), slot_days AS MATERIALIZED (
+      SELECT d AT TIME ZONE 'UTC' AS day, ((d AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - d AS off
+      FROM hour_ranges x, generate_series(date_trunc('day', x.first_hour AT TIME ZONE 'UTC'), date_trunc('day', x.last_hour AT TIME ZONE 'UTC'),
+        interval '1 day') AS d
+      WHERE d AT TIME ZONE 'UTC' >= x.first_hour
+        AND ((d + interval '23 hours') AT TIME ZONE 'UTC' <= x.last_hour OR x.last_hour = now())
+        AND ((d AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - d = (((d + interval '1 day') AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - (d + interval '1 day') AND date_part('minute', ((d AT TIME ZONE 'UTC') AT TIME ZONE $2::text) - d) <> 0
     ), hours AS MATERIALIZED (
       SELECT h, extract(hour FROM local)::int::text AS key, extract(hour FROM (local + interval '45 minutes'))::int::text = extract(hour FROM local)::int::text
           AND (h + interval '45 minutes') AT TIME ZONE $2::text = local + interval '45 minutes' AS whole
       FROM bounds, hour_ranges, generate_series(first_hour, last_hour, interval '1 hour') AS h,
         LATERAL (SELECT h AT TIME ZONE $2::text AS local) AS l
+      WHERE NOT EXISTS (SELECT 1 FROM slot_days s WHERE s.day = date_trunc('day', h, 'UTC'))
     )
     SELECT key, sum(plays)::int AS plays, sum(played_seconds)::bigint AS played_seconds FROM (
       SELECT extract(hour FROM (timestamp '2000-01-01' + s.off + s.quarter * interval '15 minutes'))::int::text || '' || s.library_id AS key,
@@ -85,6 +93,27 @@ WITH bounds AS MATERIALIZED (
           (extract(hour FROM (q.bucket AT TIME ZONE $2::text))::int::text, 1),
           (extract(hour FROM (((f.rh + (q.bucket - f.h)) AT TIME ZONE 'UTC') AT TIME ZONE $2::text))::int::text, -1)) AS k (key, sign)
         WHERE NOT f.whole
+      UNION ALL
+      SELECT extract(hour FROM (timestamp '2000-01-01' + s.off + (s.slot - 1) * interval '15 minutes'))::int::text || '' || s.library_id AS key,
+          s.plays, s.played_seconds
+        FROM (
+          SELECT off, slot, library_id, plays - COALESCE(lag(plays) OVER w, 0) AS plays,
+            played_seconds - COALESCE(lag(played_seconds) OVER w, 0) AS played_seconds
+          FROM (
+            -- The arrays unnested in the select list, side by side (a lateral unnest was memoized per array and
+            -- sorted: twice the time), then hashed per offset, slot and library.
+            SELECT off, slot, library_id, sum(plays) AS plays, sum(played_seconds) AS played_seconds FROM (
+              SELECT sd.off, r.library_id, unnest(r.plays) AS plays, unnest(r.played_seconds) AS played_seconds,
+                generate_series(1, 96) AS slot
+              FROM slot_days sd CROSS JOIN LATERAL (
+                SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_slots WHERE server_id = $1 AND bucket = sd.day OFFSET 0
+              ) AS r
+              OFFSET 0
+            ) AS slots
+            GROUP BY off, slot, library_id
+          ) AS running
+          WINDOW w AS (PARTITION BY off, library_id ORDER BY slot)
+        ) AS s
       UNION ALL
       SELECT hours.key || '' || r.library_id AS key, r.plays, r.played_seconds
         FROM hour_ranges x CROSS JOIN LATERAL (

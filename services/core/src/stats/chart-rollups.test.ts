@@ -8,6 +8,7 @@ import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { viewsChart, WEEKDAYS, type ChartKind } from './chart-queries.js';
 import { chartRollup } from './hour-chart-sql.js';
+import { daysWindowStart } from './time-window.js';
 
 /**
  * The charts read whole UTC hours where the zone allows it and quarter hours elsewhere (hour-chart-sql.ts,
@@ -132,6 +133,21 @@ describe('charts from the library rollups', () => {
       expect(await charted(tz, kind), `${tz} ${kind}`).toEqual(expected(tz, kind));
     }
     expect(Object.keys(expected(tz, 'weekday')).every((key) => WEEKDAYS.includes(key.split(' ')[0]!))).toBe(true);
+  });
+
+  // Short windows start inside a month, which is read by hours; in a zone whose offset is not a whole hour its whole
+  // UTC days (today's too) come from the day slots instead (hour-chart-sql.ts, slot_days).
+  it.each(ZONES)('charts hours of the day over windows that start inside a month in %s exactly', async (tz) => {
+    for (const window of [0, 1, 2, 7, 30, 45]) {
+      const [bounds] = await db.query<{ start: Date }>(`SELECT ${daysWindowStart('$1', '$2')} AS start`, [tz, window]);
+      const start = new Date(bounds!.start);
+      const want = tally(
+        tz,
+        plays.filter((play) => play.startedAt >= start),
+        (p, play) => `${p.hour} ${play.libraryId === 'a' ? 'A' : 'B'}`,
+      );
+      expect(await charted(tz, 'hour', window), `${tz} ${window} days`).toEqual(want);
+    }
   });
 
   // The year in review reads the same reader with an end: a window that starts and ends off the quarter hours,
