@@ -10,6 +10,7 @@
  * - Episodes are mapped to their series and season through the items table, never by name.
  */
 import type { Database } from '../db/database.js';
+import { ANALYZE_AFTER_PLAYS, analyzeHistory } from '../history/analyze-history.js';
 import { HistoryChangeCollector } from '../history/history-events.js';
 import { writeHistory, type PlayMethod, type PlayToRecord } from '../history/record-plays.js';
 import type { HistoryChangedEvent } from '@reelstat/contract';
@@ -91,6 +92,7 @@ export async function importPlaybackReporting(
     reporter.progress(maxRowId ? Math.min(1, cursor / maxRowId) : 1);
     if (rows.length < BATCH) break;
   }
+  if (summary.imported >= ANALYZE_AFTER_PLAYS) await analyzeHistory(db);
   reporter.progress(1);
   summary.change = change.event();
   return summary;

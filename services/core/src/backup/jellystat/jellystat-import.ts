@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors/app-error.js';
+import { ANALYZE_AFTER_PLAYS, analyzeHistory } from '../../history/analyze-history.js';
 import { recordPlays, type PlayToRecord } from '../../history/record-plays.js';
 import type { RestoreHooks } from '../backup-restore.js';
 import { walkJellystatFile } from './jellystat-tokens.js';
@@ -86,6 +87,7 @@ export async function importJellystatBackup(
       },
     );
   });
+  if ((summary.imported.plays ?? 0) + (summary.imported['plugin plays'] ?? 0) >= ANALYZE_AFTER_PLAYS) await analyzeHistory(db);
   hooks.onProgress?.(100, 'Jellystat import complete');
   return summary;
 }
