@@ -150,10 +150,11 @@ export function chartRollup(options: {
   // library, the plays of its first i quarter hours): one row per library and day instead of 24 hour rows, or, in
   // +05:30 and +05:45 (where every UTC hour straddles two local hours), 96 quarter rows each keyed in the zone
   // (a 30-day Kolkata hour chart read 10,400 quarter rows, 43 of its 54 ms). Only days whose offset is not a whole
-  // hour: elsewhere the hour rows are whole and cheaper to read than 96 slots (UTC 30 days: 16 ms by hours, 29 by slots). The days' slots are summed per offset,
-  // slot and library first (a sum of running totals is the running total of the sums), then each slot's quarter is
-  // its total minus the one before, keyed once per offset (as the month level is). Today counts as whole: nothing
-  // after now has been played. The hours of those days are left out of \`hours\`.
+  // hour: elsewhere the hour rows are whole and cheaper to read than 96 slots (UTC 30 days: 16 ms by hours, 29 by
+  // slots). The days' slots are summed per offset, slot and library first (a sum of running totals is the running
+  // total of the sums), then each slot's quarter is its total minus the one before, keyed once per offset (as the
+  // month level is). Today counts as whole: nothing after now has been played. The hours of those days are left
+  // out of \`hours\`.
   const slotDays = timeOfDay && !end;
   const slotDaysCte = slotDays
     ? `, slot_days AS MATERIALIZED (
