@@ -1,6 +1,7 @@
 /**
  * Statistics and history API benchmark (`npm run bench:api`). Starts a Reelstat api process on a database
- * filled by `npm run seed:history`, then prints, per endpoint:
+ * filled by `npm run seed:history` (in a process of its own with the server's Node flags: bench-api-server.ts),
+ * then prints, per endpoint:
  *  - uncached p50/p95: a play is recorded before every sample (as on a busy server, where every finished play
  *    changes the history), so the answer cache, keyed by the history's version, cannot answer;
  *  - cached p50/p95: the same call repeated with the history unchanged (what the answer cache gives);
@@ -11,14 +12,15 @@
  *
  *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 30] [--cached-samples 100]
  *     [--duration 15] [--connections 20] [--play-every-ms 1000] [--only REGEX] [--no-mix] [--log-level warn]
+ *     [--in-process]
  * --only measures only the calls whose name matches; --no-mix leaves out the home-page mix; --log-level trace
- * prints every SQL statement with its time (JSON lines, beside the table).
+ * prints every SQL statement with its time (JSON lines, beside the table); --in-process runs the server inside
+ * the benchmark's own process, as the figures of docs/performance.md before issue 20's eighth session were taken.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { clientPasswordDigest, deletePlays, historyJsonColumns, loadConfig, writeHistory, type Database } from '@reelstat/core';
-import pino from 'pino';
-import { startProcess } from '@reelstat/server';
+import { clientPasswordDigest, loadConfig } from '@reelstat/core';
+import { forkBenchServer, startBenchServer } from './bench-api-server.js';
 
 function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -33,6 +35,7 @@ const dataDir = path.resolve(argument('data-dir', './data/bench'));
 const databaseUrl = argument('database-url', loadConfig().databaseUrl ?? '');
 const only = new RegExp(argument('only', '.'));
 const withMix = !process.argv.includes('--no-mix');
+const inProcess = process.argv.includes('--in-process');
 
 interface Call {
   group: 'stats' | 'history' | 'detail';
@@ -158,25 +161,9 @@ const skippedMix = async (_options: autocannon.Options) =>
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
-  const logger = pino({ level: argument('log-level', 'warn') });
   const password = 'bench-password';
-  const config = loadConfig(
-    {},
-    {
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl || undefined,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ROLES: 'api',
-      LOG_LEVEL: 'warn',
-      UPDATE_CHECK_URL: '',
-      METRICS_ENABLED: 'true',
-      ADMIN_USERNAME: 'bench',
-      ADMIN_PASSWORD: password,
-      DATABASE_POOL_MAX: String(Math.max(10, connections)),
-    },
-  );
-  const app = await startProcess(config, logger);
+  const options = { dataDir, databaseUrl, connections, adminPassword: password, logLevel: argument('log-level', 'warn') };
+  const app = await (inProcess ? startBenchServer : forkBenchServer)(options);
   try {
     const login = await fetch(`${app.url}/auth/login`, {
       method: 'POST',
@@ -186,12 +173,7 @@ async function main() {
     const { token } = (await login.json()) as { token: string };
     if (!token) throw new Error(`login failed: ${login.status}`);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const [history] = (await app.runtime.db.query<{ plays: number }>('SELECT count(*)::int AS plays FROM playback_history')) as Array<{
-      plays: number;
-    }>;
-
-    const recorder = new BenchPlays(app.runtime.db);
-    await recorder.prepare();
+    const plays = await app.plays();
 
     const results: CallResult[] = [];
     for (const call of CALLS.filter((c) => only.test(c.name))) {
@@ -210,7 +192,7 @@ async function main() {
       const uncached: number[] = [];
       let bytes = 0;
       for (let i = 0; i < samples; i += 1) {
-        await recorder.record();
+        await app.record();
         const sample = await once();
         uncached.push(sample.ms);
         bytes = sample.bytes;
@@ -233,15 +215,15 @@ async function main() {
       });
     }
 
-    // The heap the calls left (the process serves and measures): what the answer cache still holds shows here.
-    const heapAfterCallsMb = Math.round(process.memoryUsage().heapUsed / 1048576);
+    // The heap the calls left in the server: what the answer cache still holds shows here.
+    const heapAfterCallsMb = await app.heapUsedMb();
 
     // The home-page mix with the history changing as on a busy server: a play recorded every playEveryMs.
     let recording = true;
     let recordedDuringMix = 0;
     const writer = (async () => {
       while (recording && withMix) {
-        await recorder.record();
+        await app.record();
         recordedDuringMix += 1;
         await new Promise((resolve) => setTimeout(resolve, playEveryMs));
       }
@@ -260,12 +242,12 @@ async function main() {
 
     recording = false;
     await writer;
-    const storage = await storageBytes(app.runtime.db);
-    const bytesPerPlay = (bytes: number) => Math.round(bytes / Math.max(1, history?.plays ?? 1));
-    await recorder.removeAll();
+    const storage = await app.storage();
+    const bytesPerPlay = (bytes: number) => Math.round(bytes / Math.max(1, plays));
+    await app.removeAll();
 
     console.log(
-      `\nStatistics and history API at ${history?.plays.toLocaleString('en')} plays ` +
+      `\nStatistics and history API at ${plays.toLocaleString('en')} plays, the server in ${app.where} ` +
         `(${samples} uncached samples, a play recorded before each; ${cachedSamples} cached samples)\n`,
     );
     console.log('| group | call | uncached p50 ms | uncached p95 ms | first uncached ms | cached p50 ms | cached p95 ms | answer bytes |');
@@ -275,7 +257,7 @@ async function main() {
         `| ${row.group} | ${row.name} | ${row.p50} | ${row.p95} | ${row.firstMs} | ${row.cachedP50} | ${row.cachedP95} | ${row.bytes} |`,
       );
     }
-    console.log(`\nHeap in use after the calls (server and benchmark in one process): ${heapAfterCallsMb} MB`);
+    console.log(`\nHeap in use after the calls (the server's process): ${heapAfterCallsMb} MB`);
     console.log(
       `\nHome-page mix, ${connections} connections, ${duration} s, a play recorded every ${playEveryMs} ms ` +
         `(${recordedDuringMix} recorded): ${Math.round(mix.requests.average)} requests/s, ` +
@@ -290,8 +272,9 @@ async function main() {
     const worst = (group: string) => Math.max(...results.filter((row) => row.group === group).map((row) => row.p95));
     console.log(
       JSON.stringify({
-        plays: history?.plays,
+        plays,
         samples,
+        server: app.where,
         worstUncachedP95: { stats: worst('stats'), history: worst('history'), detail: worst('detail') },
         bytesPerPlay: bytesPerPlay(storage.total),
         heapAfterCallsMb,
@@ -340,73 +323,6 @@ interface CallResult {
   cachedP50: number;
   cachedP95: number;
   bytes: number;
-}
-
-/**
- * Plays the benchmark records to change the history between calls: copies of one seeded play (same user,
- * item, library), started now, with play keys of their own so that removeAll deletes exactly them.
- */
-class BenchPlays {
-  private template: Record<string, unknown> | undefined;
-  private count = 0;
-  private readonly prefix = `bench-api-${Date.now()}-`;
-
-  constructor(private readonly db: Database) {}
-
-  async prepare(): Promise<void> {
-    const [row] = await this.db.query<Record<string, unknown>>(
-      `SELECT h.*, ${historyJsonColumns('h')} FROM playback_history h JOIN media_servers m ON m.id = h.server_id ORDER BY m.is_default DESC, h.id LIMIT 1`,
-    );
-    if (!row) throw new Error('the history is empty: seed it first (npm run seed:history)');
-    this.template = row;
-  }
-
-  async record(): Promise<void> {
-    const t = this.template!;
-    this.count += 1;
-    const startedAt = new Date(Date.now() - 60_000);
-    await writeHistory(this.db, [
-      {
-        serverId: String(t.server_id),
-        playKey: `${this.prefix}${this.count}`,
-        source: 'monitor',
-        userId: String(t.user_id),
-        userName: String(t.user_name),
-        itemId: String(t.item_id),
-        itemName: String(t.item_name),
-        itemType: t.item_type as string | null,
-        seriesId: t.series_id as string | null,
-        seriesName: t.series_name as string | null,
-        seasonId: t.season_id as string | null,
-        libraryId: t.library_id as string | null,
-        client: t.client as string | null,
-        deviceName: t.device_name as string | null,
-        playMethod: t.play_method as 'DirectPlay',
-        streamDetails: t.stream_details,
-        transcodingInfo: t.transcoding_info,
-        startedAt,
-        endedAt: new Date(startedAt.getTime() + 30_000),
-        playedSeconds: 30,
-      },
-    ]);
-  }
-
-  async removeAll(): Promise<void> {
-    if (!this.template) return;
-    await deletePlays(this.db, String(this.template.server_id), `h.play_key LIKE $2`, [`${this.prefix}%`]);
-  }
-}
-
-/** On-disk bytes of the history and everything kept to answer statistics and the search (tables with their indexes and TOAST). */
-async function storageBytes(db: Database): Promise<{ relations: Record<string, number>; total: number }> {
-  const rows = await db.query<{ relation: string; bytes: string }>(
-    `SELECT c.relname AS relation, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
-     JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname IN ('playback_history', 'history_search_values', 'history_search_terms', 'library_item_counts', 'user_last_plays') OR c.relname LIKE 'play\\_%')
-     ORDER BY c.relname`,
-  );
-  const relations = Object.fromEntries(rows.map((row) => [row.relation, Number(row.bytes)]));
-  return { relations, total: Object.values(relations).reduce((sum, bytes) => sum + bytes, 0) };
 }
 
 main().catch((error: unknown) => {
