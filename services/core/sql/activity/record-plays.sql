@@ -18,7 +18,7 @@ WITH incoming AS (
      ), value_ids AS (
        SELECT id, hash FROM known_values UNION ALL SELECT id, hash FROM new_values
      ), previous AS (
-       SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds FROM playback_history h
+       SELECT h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.device_name, h.play_method, h.played_seconds FROM playback_history h
        JOIN incoming i ON h.server_id = i.server_id AND h.play_key = i.play_key
      ), written AS (
        INSERT INTO playback_history AS h (server_id, play_key, source, user_id, user_name, item_id, item_name, item_type, series_id, series_name,
@@ -35,11 +35,11 @@ WITH incoming AS (
        ON CONFLICT (server_id, play_key) DO UPDATE SET ended_at = EXCLUDED.ended_at, played_seconds = EXCLUDED.played_seconds,
          paused_seconds = EXCLUDED.paused_seconds, end_position_ticks = EXCLUDED.end_position_ticks
        WHERE EXCLUDED.ended_at > h.ended_at
-       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.play_method, h.played_seconds, h.user_name, h.item_name, h.series_name, h.client, h.device_name, h.remote_end_point, (xmax = 0) AS inserted
+       RETURNING h.play_key, h.server_id, h.started_at, h.user_id, h.item_id, h.series_id, h.season_id, h.library_id, h.client, h.device_name, h.play_method, h.played_seconds, h.user_name, h.item_name, h.series_name, h.remote_end_point, (xmax = 0) AS inserted
      ), changes AS (
-       SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, play_method, played_seconds, 1 AS weight FROM written
+       SELECT server_id, started_at, user_id, item_id, series_id, season_id, library_id, client, device_name, play_method, played_seconds, 1 AS weight FROM written
        UNION ALL
-       SELECT p.server_id, p.started_at, p.user_id, p.item_id, p.series_id, p.season_id, p.library_id, p.play_method, p.played_seconds, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
+       SELECT p.server_id, p.started_at, p.user_id, p.item_id, p.series_id, p.season_id, p.library_id, p.client, p.device_name, p.play_method, p.played_seconds, -1 FROM previous p JOIN written w ON w.play_key = p.play_key AND NOT w.inserted
      ), rolled_up AS (
        INSERT INTO play_rollups AS r (server_id, bucket, library_id, play_method, plays, played_seconds)
        SELECT * FROM (SELECT server_id, to_timestamp(floor(extract(epoch FROM started_at) / 900) * 900) AS bucket, COALESCE(library_id, '') AS library_id,
@@ -57,6 +57,10 @@ WITH incoming AS (
       UNION ALL SELECT server_id, 'item', season_id, played_seconds, weight FROM changes
         WHERE season_id IS NOT NULL AND season_id <> item_id AND season_id IS DISTINCT FROM series_id
       UNION ALL SELECT server_id, 'library', library_id, played_seconds, weight FROM changes WHERE library_id IS NOT NULL
+      UNION ALL SELECT server_id, 'library_client', length(library_id)::text || ':' || library_id || ':' || client, played_seconds, weight FROM changes
+        WHERE library_id IS NOT NULL AND client IS NOT NULL
+      UNION ALL SELECT server_id, 'library_device', length(library_id)::text || ':' || library_id || ':' || device_name, played_seconds, weight FROM changes
+        WHERE library_id IS NOT NULL AND device_name IS NOT NULL
     ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0) AS delta ORDER BY 2, 3
        ON CONFLICT (server_id, scope, key)
        DO UPDATE SET plays = t.plays + EXCLUDED.plays, played_seconds = t.played_seconds + EXCLUDED.played_seconds

@@ -18,6 +18,10 @@ WITH deleted AS (
       UNION ALL SELECT server_id, 'item', season_id, played_seconds, 1 FROM deleted
         WHERE season_id IS NOT NULL AND season_id <> item_id AND season_id IS DISTINCT FROM series_id
       UNION ALL SELECT server_id, 'library', library_id, played_seconds, 1 FROM deleted WHERE library_id IS NOT NULL
+      UNION ALL SELECT server_id, 'library_client', length(library_id)::text || ':' || library_id || ':' || client, played_seconds, 1 FROM deleted
+        WHERE library_id IS NOT NULL AND client IS NOT NULL
+      UNION ALL SELECT server_id, 'library_device', length(library_id)::text || ':' || library_id || ':' || device_name, played_seconds, 1 FROM deleted
+        WHERE library_id IS NOT NULL AND device_name IS NOT NULL
     ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0) AS d
        WHERE t.server_id = d.server_id AND t.scope = d.scope AND t.key = d.key
        RETURNING 1

@@ -4,6 +4,7 @@ import { HISTORY_SEARCH_TEXT } from './rollup-sql.js';
 import { historyJsonColumns } from './json-values.js';
 import { historyStreams } from './history-streams.js';
 import { userIndexCount, type UserCountScope } from './user-search-count.js';
+import { libraryValuesCount } from './library-search-count.js';
 import {
   CANDIDATE_READ_COST,
   choosePage,
@@ -381,6 +382,12 @@ export async function queryHistory(
     const scoped = searched && !searched.candidates && (scope.kind === 'user' || scope.kind === 'library');
     const byValues = scoped ? await fieldValuesCheck(db, servers, searched, request.search.trim()) : undefined;
     if (byValues) {
+      // Within a library, no other filter: a client's or a device's word counted from their totals (0039).
+      const fromTotals =
+        scope.kind === 'library' && unfiltered
+          ? await libraryValuesCount(db, servers, scope.id, byValues.byField, HISTORY_COUNT_CAP)
+          : undefined;
+      if (fromTotals !== undefined) return capped(fromTotals);
       const selection = selectHistory(serverId, { ...request, search: '' });
       selection.where.push(byValues.check(selection.bind));
       return countRows(db, `SELECT 1 FROM playback_history WHERE ${selection.where.join(' AND ')}`, selection.bind);

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { HISTORY_COUNT_CAP, queryHistory, type HistoryRequest, type HistoryScope } from './history-query.js';
 import { KEYED_PLAYS } from './search-plan.js';
+import { libraryValuesCount } from './library-search-count.js';
 import { recordPlays, type PlayToRecord } from './record-plays.js';
 
 /**
@@ -25,7 +26,7 @@ describe('history search within a scope, common words', () => {
     ({ db, close } = await createHistoryTestDatabase(serverId));
     const plays: PlayToRecord[] = Array.from({ length: N }, (_, i) => {
       const item = i % 300;
-      const client = i % 5 === 0 ? 'Android TV' : 'Jellyfin Web';
+      const client = i % 5 === 0 ? 'Android TV App' : 'Jellyfin Web App';
       return {
         serverId,
         playKey: `s${i}`,
@@ -37,7 +38,8 @@ describe('history search within a scope, common words', () => {
         itemType: 'Movie',
         libraryId: i % 3 === 0 ? 'lib-b' : 'lib',
         client,
-        deviceName: `${client} ${i % 7}`,
+        // A device holds its client's first word only: `app` lies in clients alone, `jellyfin` in both.
+        deviceName: `${client.split(' ')[0]} ${i % 7}`,
         remoteEndPoint: `10.2.0.${i % 9}`,
         playMethod: 'DirectPlay',
         // Ties every fourth play, so that pages order ties by id.
@@ -70,6 +72,11 @@ describe('history search within a scope, common words', () => {
     'a',
     // Two words: checked on the joined text.
     'red storm',
+    // Every client and nothing else: counted from the library's client totals (0039), exact, above and below the cap.
+    'app',
+    // A client and its devices in four fifths of the plays: the clients' totals pass the cap in `lib` (at least
+    // the cap); `lib-b` holds fewer, and its plays are read.
+    'jellyfin',
   ])('counts and pages %j within each library and user as a plain scan does', async (word) => {
     for (const [column, scope] of [
       ['library_id', { kind: 'library', id: 'lib' }],
@@ -94,6 +101,28 @@ describe('history search within a scope, common words', () => {
         );
       }
     }
+  });
+
+  it("counts a library's clients and devices from their totals", async () => {
+    const count = async (library: string, column: string, word: string) => {
+      const [row] = await db.query<{ plays: number }>(
+        `SELECT count(*)::int AS plays FROM playback_history WHERE server_id = $1 AND library_id = $2 AND ${column} ILIKE $3`,
+        [serverId, library, `%${word}%`],
+      );
+      return row!.plays;
+    };
+    const clients = new Map([['client', ['Android TV App', 'Jellyfin Web App']]]);
+    expect(await libraryValuesCount(db, [serverId], 'lib-b', clients, HISTORY_COUNT_CAP)).toBe(await count('lib-b', 'client', 'app'));
+    expect(await libraryValuesCount(db, [serverId], 'lib', clients, HISTORY_COUNT_CAP)).toBe(await count('lib', 'client', 'app'));
+    // Two columns: only a lower bound, which answers above the cap alone.
+    const both = new Map([
+      ['client', ['Jellyfin Web App']],
+      ['device_name', Array.from({ length: 7 }, (_, i) => `Jellyfin ${i}`)],
+    ]);
+    expect(await libraryValuesCount(db, [serverId], 'lib', both, HISTORY_COUNT_CAP)).toBe(await count('lib', 'client', 'jellyfin'));
+    expect(await libraryValuesCount(db, [serverId], 'lib-b', both, HISTORY_COUNT_CAP)).toBeUndefined();
+    // A column without totals (titles) leaves the count to the library's plays.
+    expect(await libraryValuesCount(db, [serverId], 'lib', new Map([['item_name', ['Red Storm 0']]]), HISTORY_COUNT_CAP)).toBeUndefined();
   });
 
   it('has a word above the cap and one below it in a scope', async () => {

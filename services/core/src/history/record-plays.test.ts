@@ -68,6 +68,8 @@ describe('recordPlays', () => {
     expect(totals).toEqual([
       { scope: 'item', key: 'm1', plays: 4, played_seconds: 3160 },
       { scope: 'library', key: 'lib-movies', plays: 4, played_seconds: 3160 },
+      // The library's client (0039), keyed by the library id's length, the id and the client; no device given.
+      { scope: 'library_client', key: '10:lib-movies:Jellyfin Web', plays: 4, played_seconds: 3160 },
       { scope: 'user', key: 'u1', plays: 4, played_seconds: 3160 },
     ]);
   });

@@ -154,6 +154,8 @@ export async function writeHistory(
     'series_id',
     'season_id',
     'library_id',
+    'client',
+    'device_name',
     'play_method',
     'played_seconds',
   ];

@@ -73,6 +73,7 @@ describe('the rollup invariant', () => {
       { scope: 'item', key: 's1', plays: 2, played_seconds: 2450 },
       { scope: 'item', key: 's1-1', plays: 2, played_seconds: 2450 },
       { scope: 'library', key: 'shows', plays: 2, played_seconds: 2450 },
+      { scope: 'library_client', key: '5:shows:Jellyfin Web', plays: 2, played_seconds: 2450 },
       { scope: 'user', key: 'u1', plays: 1, played_seconds: 2400 },
       { scope: 'user', key: 'u2', plays: 1, played_seconds: 50 },
     ]);

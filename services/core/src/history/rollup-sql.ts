@@ -15,9 +15,10 @@ export function quarterHour(column: string): string {
 
 /**
  * Rows (server_id, scope, key, plays, played_seconds) to add to play_totals for a set of history rows named
- * `source` with columns server_id, user_id, item_id, series_id, season_id, library_id, played_seconds.
- * A play counts for its item and, when it is an episode, for its season and series too. `weight` is an
- * expression on `source` (1 adds a row, -1 subtracts it: an extended play is its new row minus its old one).
+ * `source` with columns server_id, user_id, item_id, series_id, season_id, library_id, client, device_name,
+ * played_seconds. A play counts for its item and, when it is an episode, for its season and series too; and for
+ * its library's client and device (LIBRARY_VALUE_SCOPES). `weight` is an expression on `source` (1 adds a row,
+ * -1 subtracts it: an extended play is its new row minus its old one).
  */
 export function totalsDelta(source: string, weight = '1'): string {
   return `SELECT server_id, scope, key, sum(w)::int AS plays, sum(w * played_seconds)::bigint AS played_seconds FROM (
@@ -27,7 +28,34 @@ export function totalsDelta(source: string, weight = '1'): string {
       UNION ALL SELECT server_id, 'item', season_id, played_seconds, ${weight} FROM ${source}
         WHERE season_id IS NOT NULL AND season_id <> item_id AND season_id IS DISTINCT FROM series_id
       UNION ALL SELECT server_id, 'library', library_id, played_seconds, ${weight} FROM ${source} WHERE library_id IS NOT NULL
+      UNION ALL ${libraryValueParts(source, weight)}
     ) AS parts GROUP BY server_id, scope, key HAVING sum(w) <> 0 OR sum(w * played_seconds) <> 0`;
+}
+
+/**
+ * play_totals' scopes of a library's clients and devices (0039): the plays of one client (or device) within one
+ * library, keyed by libraryValueKey. A search within a library whose word lies only in clients or devices counts
+ * its matches from them instead of reading the library's plays (history/library-search-count.ts).
+ */
+export const LIBRARY_VALUE_SCOPES = { client: 'library_client', device_name: 'library_device' } as const;
+
+/**
+ * The key of a library's value in play_totals: the library id's length first, so that no two (library, value)
+ * pairs share a key whatever characters either holds.
+ */
+export function libraryValueKey(library: string, value: string): string {
+  return `length(${library})::text || ':' || ${library} || ':' || ${value}`;
+}
+
+/** totalsDelta's rows of the library value scopes (also the 0039 migration's backfill). */
+export function libraryValueParts(source: string, weight = '1'): string {
+  return Object.entries(LIBRARY_VALUE_SCOPES)
+    .map(
+      ([column, scope]) =>
+        `SELECT server_id, '${scope}', ${libraryValueKey('library_id', column)}, played_seconds, ${weight} FROM ${source}
+        WHERE library_id IS NOT NULL AND ${column} IS NOT NULL`,
+    )
+    .join('\n      UNION ALL ');
 }
 
 /**

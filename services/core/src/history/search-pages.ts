@@ -190,21 +190,23 @@ export async function fieldValuesCheck(
   servers: string[],
   plan: SearchPlan,
   word: string,
-): Promise<{ check: (bind: unknown[]) => string } | undefined> {
+): Promise<{ byField: Map<string, string[]>; check: (bind: unknown[]) => string } | undefined> {
   if (word.includes(' ') || plan.family?.length !== 1 || !plan.familyComplete) return undefined;
   const found = await db.query<{ kind: SearchTermKind; values: string[] }>(
     `SELECT kind, array_agg(value) AS values FROM history_search_values
      WHERE server_id = ANY($1::uuid[]) AND lower(value) LIKE lower($2) AND plays > 0 GROUP BY kind`,
     [servers, containsPattern(word)],
   );
+  // The values per compared column: the series kinds (with and without a series id) compare the same column,
+  // so their values are merged.
+  const byField = new Map<string, string[]>();
+  for (const { kind, values } of found) {
+    const field = SEARCH_TERM_KINDS[kind].value;
+    byField.set(field, [...(byField.get(field) ?? []), ...values]);
+  }
   return {
+    byField,
     check: (bind) => {
-      // The series kinds (with and without a series id) compare the same column: their values are merged.
-      const byField = new Map<string, string[]>();
-      for (const { kind, values } of found) {
-        const field = SEARCH_TERM_KINDS[kind].value;
-        byField.set(field, [...(byField.get(field) ?? []), ...values]);
-      }
       const fields = [...byField].map(([field, values]) => {
         bind.push(values);
         return `${field} = ANY($${bind.length}::text[])`;

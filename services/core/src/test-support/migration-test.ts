@@ -4,12 +4,14 @@ import { openDatabase, type Database } from '../db/database.js';
 import type { MigrationContext } from '../db/migrate.js';
 import { migrations, type Migration } from '../db/migrations/index.js';
 import { createTestDatabase, testLogger, type TestDatabase } from './test-services.js';
-import { addWriterColumns } from './writer-schema.js';
+import { addWriterColumns, allowLibraryValueTotals } from './writer-schema.js';
+import { statisticsSchema } from '../db/migrations/0004-statistics.js';
+import { libraryValueTotals } from '../db/migrations/0039-library-value-totals.js';
 
 /**
  * The setting of a migration's test: a database of its own with every migration before `migration` applied and
  * one media server, dropped after the file's tests. `writerColumns`: with what today's writer needs on an older
- * schema (writer-schema.ts).
+ * schema (writer-schema.ts); play_totals' later scopes are always allowed (allowLibraryValueTotals).
  */
 export function beforeMigration(migration: Migration, options: { writerColumns?: boolean } = {}) {
   let database: TestDatabase;
@@ -23,7 +25,9 @@ export function beforeMigration(migration: Migration, options: { writerColumns?:
     database = await createTestDatabase();
     db = openDatabase(database.url, testLogger);
     for (const earlier of migrations.slice(0, migrations.indexOf(migration))) await earlier.up(context());
+    const at = migrations.indexOf(migration);
     if (options.writerColumns) await addWriterColumns(db);
+    else if (at > migrations.indexOf(statisticsSchema) && at <= migrations.indexOf(libraryValueTotals)) await allowLibraryValueTotals(db);
     await db.query(`INSERT INTO media_servers (id, name, kind, url, api_key_encrypted) VALUES ($1, 'sim', 'jellyfin', 'http://x', 'x')`, [
       serverId,
     ]);

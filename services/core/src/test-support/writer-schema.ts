@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { SEARCH_DICTIONARY_TABLES_SQL } from '../db/migrations/0025-history-search-terms.js';
-import { ROLLUP_KEY } from '../history/rollup-sql.js';
+import { LIBRARY_VALUE_SCOPES, ROLLUP_KEY } from '../history/rollup-sql.js';
 
 /**
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
@@ -22,6 +22,7 @@ export async function addWriterColumns(db: Database): Promise<void> {
   await db.query(`CREATE UNIQUE INDEX play_rollups_writer_key ON play_rollups (${ROLLUP_KEY})`);
   await db.query(SEARCH_DICTIONARY_TABLES_SQL);
   await db.query(`ALTER TABLE history_search_terms ADD COLUMN sure boolean NOT NULL DEFAULT false`);
+  await allowLibraryValueTotals(db);
 }
 
 export async function removeWriterColumns(db: Database): Promise<void> {
@@ -32,4 +33,16 @@ export async function removeWriterColumns(db: Database): Promise<void> {
   await db.query(`DROP TABLE play_json_values`);
   await db.query(`DROP INDEX play_rollups_writer_key`);
   await db.query(`DROP TABLE history_search_values, history_search_terms`);
+}
+
+/**
+ * Today's writer also keeps play_totals' library clients and devices (0039): on a schema between 0004 and 0039
+ * their scopes are allowed before the test writes (0039 replaces the check, and its backfill sets those rows to
+ * what the history holds).
+ */
+export async function allowLibraryValueTotals(db: Database): Promise<void> {
+  const scopes = ['user', 'item', 'library', ...Object.values(LIBRARY_VALUE_SCOPES)].map((scope) => `'${scope}'`).join(', ');
+  await db.query(
+    `ALTER TABLE play_totals DROP CONSTRAINT play_totals_scope_check, ADD CONSTRAINT play_totals_scope_check CHECK (scope IN (${scopes}))`,
+  );
 }

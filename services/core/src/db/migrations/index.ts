@@ -29,6 +29,7 @@ import { libraryCountsAndLastPlays } from './0035-library-counts-and-last-plays.
 import { searchTermsSure } from './0036-search-terms-sure.js';
 import { dayChartSlots } from './0037-day-chart-slots.js';
 import { daySlotsDayTotals } from './0038-day-slots-day-totals.js';
+import { libraryValueTotals } from './0039-library-value-totals.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -68,4 +69,5 @@ export const migrations: Migration[] = [
   searchTermsSure,
   dayChartSlots,
   daySlotsDayTotals,
+  libraryValueTotals,
 ];
