@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import { SEARCH_DICTIONARY_TABLES_SQL } from '../db/migrations/0025-history-search-terms.js';
-import { LIBRARY_VALUE_SCOPES, ROLLUP_KEY } from '../history/rollup-sql.js';
+import { PLAY_TOTALS_SCOPE_CHECK_SQL } from '../db/migrations/0039-library-value-totals.js';
+import { ROLLUP_KEY } from '../history/rollup-sql.js';
 
 /**
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
@@ -41,8 +42,5 @@ export async function removeWriterColumns(db: Database): Promise<void> {
  * what the history holds).
  */
 export async function allowLibraryValueTotals(db: Database): Promise<void> {
-  const scopes = ['user', 'item', 'library', ...Object.values(LIBRARY_VALUE_SCOPES)].map((scope) => `'${scope}'`).join(', ');
-  await db.query(
-    `ALTER TABLE play_totals DROP CONSTRAINT play_totals_scope_check, ADD CONSTRAINT play_totals_scope_check CHECK (scope IN (${scopes}))`,
-  );
+  await db.query(PLAY_TOTALS_SCOPE_CHECK_SQL);
 }

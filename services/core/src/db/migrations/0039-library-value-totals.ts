@@ -1,6 +1,12 @@
 import type { Migration } from './index.js';
 import { LIBRARY_VALUE_SCOPES, libraryValueParts } from '../../history/rollup-sql.js';
 
+/** play_totals' check of its scopes with the library value scopes allowed (also what migration tests give older schemas). */
+export const PLAY_TOTALS_SCOPE_CHECK_SQL = `ALTER TABLE play_totals DROP CONSTRAINT play_totals_scope_check,
+  ADD CONSTRAINT play_totals_scope_check CHECK (scope IN (${['user', 'item', 'library', ...Object.values(LIBRARY_VALUE_SCOPES)]
+    .map((scope) => `'${scope}'`)
+    .join(', ')}))`;
+
 /**
  * play_totals gains the plays of each client and each device within each library (rollup-sql.ts
  * LIBRARY_VALUE_SCOPES), kept by every writer of the history through totalsDelta. A library's search for a word
@@ -12,10 +18,8 @@ import { LIBRARY_VALUE_SCOPES, libraryValueParts } from '../../history/rollup-sq
 export const libraryValueTotals: Migration = {
   name: '0039-library-value-totals',
   async up({ sql }) {
-    const scopes = ['user', 'item', 'library', ...Object.values(LIBRARY_VALUE_SCOPES)];
     await sql(`
-ALTER TABLE play_totals DROP CONSTRAINT play_totals_scope_check;
-ALTER TABLE play_totals ADD CONSTRAINT play_totals_scope_check CHECK (scope IN (${scopes.map((scope) => `'${scope}'`).join(', ')}));
+${PLAY_TOTALS_SCOPE_CHECK_SQL};
 INSERT INTO play_totals (server_id, scope, key, plays, played_seconds)
 SELECT server_id, scope, key, sum(w)::int, sum(w * played_seconds)::bigint FROM (
   ${libraryValueParts('playback_history')}
