@@ -14,6 +14,9 @@ import {
   fieldValuesCheck,
   sortWalkIds,
   userCoverRows,
+  userKeyedCheaper,
+  userKeyedIds,
+  userKeyedReaches,
 } from './search-pages.js';
 import {
   baseCountRows,
@@ -244,6 +247,11 @@ export interface SearchTuning {
   keysAsValues?: boolean;
   /** Users with at least this many plays are counted in two halves (user-search-count.ts HALVED_USER_PLAYS). */
   halvedUserPlays?: number;
+  /**
+   * A rare word within a user: its candidates' index entries read for the user's plays (search-pages.ts
+   * userKeyedIds) `always` when their indexes carry them, or `never`; by default when that reads fewer entries.
+   */
+  userKeys?: 'always' | 'never';
 }
 
 /**
@@ -301,31 +309,44 @@ export async function queryHistory(
   // when that costs less than reading every candidate of the server (CANDIDATE_READ_COST).
   const covered = byUser && pagePlan !== 'walk' && coveredKeys(searched);
   const userPlays = covered ? await (scopePlays ?? countFromTotals(db, serverId, scope)) : undefined;
-  const coverWalk = covered && userPlays !== undefined && userPlays <= CANDIDATE_READ_COST * searched.candidatePlays;
+  // Fewer candidate plays than the user has: the user's candidates are found in the keys' own indexes, which
+  // carry each play's user and id (0040), and only they are read, checked and sorted, for the page and the count.
+  const userKeyed =
+    covered &&
+    userPlays !== undefined &&
+    tuning.userKeys !== 'never' &&
+    (tuning.userKeys === 'always' ? userKeyedReaches(searched) : userKeyedCheaper(searched, userPlays));
+  const coverWalk = covered && !userKeyed && userPlays !== undefined && userPlays <= CANDIDATE_READ_COST * searched.candidatePlays;
   // The page in start order walks the user's index (unless a test forces another plan); other orders read the candidates.
   const coverPage = coverWalk && request.sort === 'ActivityDateInserted' && tuning.page === undefined;
+  const userKeyedPage = userKeyed && tuning.page === undefined;
   // A page in another order walks that order's index keeping the candidates' ids, unless it took too long.
   const walkedIds =
-    pagePlan === 'sortWalk'
+    pagePlan === 'sortWalk' && !userKeyedPage
       ? await sortWalkIds(db, searched!.candidates!, selectHistory(serverId, request, walk), order, request.size, offset)
       : undefined;
-  const keyed = (pagePlan === 'keyed' || (pagePlan === 'sortWalk' && !walkedIds)) && !coverPage;
+  const keyed = (pagePlan === 'keyed' || (pagePlan === 'sortWalk' && !walkedIds)) && !coverPage && !userKeyedPage;
   const pageSelection = walkedIds
     ? { where: [], bind: [walkedIds], filtered: true }
     : selectHistory(serverId, request, keyed ? searched : walk);
   // Ids first, then rows: the offset is skipped inside an index or the candidates (no table reads for skipped plays).
   const page = walkedIds
     ? `WITH page AS (SELECT unnest($1::bigint[]) AS id)`
-    : coverPage
+    : userKeyedPage
       ? `WITH page AS (
+      ${userKeyedRows(searched.candidates!, pageSelection, 'id')}
+      ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
+    )`
+      : coverPage
+        ? `WITH page AS (
       ${userCoverRows(searched.candidates!, pageSelection, 'id')}
       ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`
-      : pagePlan === 'datedKeys'
-        ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
-        : pagePlan === 'datedWalk'
-          ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
-          : `WITH page AS (
+        : pagePlan === 'datedKeys'
+          ? datedKeysPage(searched!.candidates!, pageSelection, request, offset)
+          : pagePlan === 'datedWalk'
+            ? datedWalkPage(searched!.candidates!, pageSelection, request, offset)
+            : `WITH page AS (
       SELECT id FROM playback_history WHERE ${pageSelection.where.join(' AND ')} ORDER BY ${order} LIMIT ${request.size} OFFSET ${offset}
     )`;
   // A search within a user, no other filter, counts from the user's index what the dictionary shows to match
@@ -356,6 +377,10 @@ export async function queryHistory(
   const count = async () => {
     const counted = await early;
     if (counted) return counted;
+    if (userKeyed) {
+      const selection = selectHistory(serverId, request, walk);
+      return countRows(db, userKeyedRows(searched.candidates!, selection, '1'), selection.bind);
+    }
     if (coverWalk) {
       const selection = selectHistory(serverId, request, walk);
       return countRows(db, userCoverRows(searched.candidates!, selection, '1'), selection.bind);
@@ -492,6 +517,15 @@ function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undef
  * false), so a search matching a million plays still answers at once. Unfiltered counts are always exact.
  */
 export const HISTORY_COUNT_CAP = 10_000;
+
+/**
+ * The user's plays reached by the candidates (userKeyedIds), read by id and checked: `selection` is the walk's
+ * (server, user, the search's check), its bind extended.
+ */
+function userKeyedRows(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection, columns: string): string {
+  const ids = userKeyedIds(candidates, selection);
+  return `SELECT ${columns} FROM playback_history WHERE id = ANY(ARRAY(${ids})) AND ${selection.where.join(' AND ')}`;
+}
 
 /** A count taken up to the cap + 1: the total shown, and whether it is exact. */
 const capped = (count: number) => ({ total: Math.min(count, HISTORY_COUNT_CAP), exact: count <= HISTORY_COUNT_CAP });

@@ -236,7 +236,7 @@ describe('search terms sure flags under random writes (fast-check)', () => {
  */
 async function expectUser(db: Database, serverId: string, word: string, userId: string, pages = true) {
   // These users are small enough to be walked without a plan (WALKED_USER_PLAYS): the plans are forced as well.
-  for (const tuning of [
+  const tunings: SearchTuning[] = [
     { walkedUserPlays: 0 },
     { walkedUserPlays: 0, earlyCount: false },
     { walkedUserPlays: 0, lookupTerms: 1, earlyCount: false },
@@ -245,8 +245,13 @@ async function expectUser(db: Database, serverId: string, word: string, userId: 
     { walkedUserPlays: 0, earlyCount: false, keysAsValues: false },
     // Every user's plays counted in two halves, as a heavy user's are.
     { walkedUserPlays: 0, halvedUserPlays: 0 },
+    // A rare word's candidates read for the user from their own indexes (0040), and never.
+    { walkedUserPlays: 0, earlyCount: false, userKeys: 'always' },
+    { walkedUserPlays: 0, userKeys: 'always' },
+    { walkedUserPlays: 0, earlyCount: false, userKeys: 'never' },
     {},
-  ]) {
+  ];
+  for (const tuning of tunings) {
     await expectUserWith(db, serverId, word, userId, pages, tuning);
   }
 }

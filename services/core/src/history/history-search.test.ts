@@ -540,6 +540,10 @@ describe('history search after renames and deletions', () => {
         // Every user's plays counted in two halves, as a heavy user's are.
         { walkedUserPlays: 0, halvedUserPlays: 0 },
         { walkedUserPlays: 0, earlyCount: false, halvedUserPlays: 0 },
+        // A rare word's candidates read for the user from their own indexes (0040), and never.
+        { walkedUserPlays: 0, earlyCount: false, userKeys: 'always' },
+        { walkedUserPlays: 0, userKeys: 'always' },
+        { walkedUserPlays: 0, earlyCount: false, userKeys: 'never' },
         {},
       ];
       for (const tuning of scope.kind === 'user' ? userTunings : [{}]) {

@@ -43,6 +43,44 @@ export function userCoverRows(candidates: NonNullable<SearchPlan['candidates']>,
       ) AS reached WHERE EXISTS (SELECT 1 FROM playback_history h WHERE h.id = reached.id AND ${checks.join(' AND ')})`;
 }
 
+/** Reaches whose index carries each play's user and id (history_item_started, history_series_started: 0040). */
+const USER_KEYED_REACHES = new Set(['item_id', 'series_id']);
+/** Index entries that one key's descent into its index is taken to cost. */
+const KEY_DESCENT_ENTRIES = 10;
+
+/** Whether every candidate key's plays are found, with their user and id, in an index of their own. */
+export function userKeyedReaches(plan: SearchPlan): boolean {
+  const candidates = plan.candidates;
+  return candidates !== undefined && candidates.length > 0 && candidates.every(({ reach }) => USER_KEYED_REACHES.has(reach));
+}
+
+/**
+ * Whether a rare word within one user reads its candidates' index entries (userKeyedIds) rather than every entry
+ * of the user's index: both are index entries, so the fewer wins, a key's descent counted as KEY_DESCENT_ENTRIES.
+ */
+export function userKeyedCheaper(plan: SearchPlan, userPlays: number): boolean {
+  if (!userKeyedReaches(plan)) return false;
+  const keys = plan.candidates!.reduce((sum, { keys }) => sum + keys.length, 0);
+  return plan.candidatePlays + KEY_DESCENT_ENTRIES * keys <= userPlays;
+}
+
+/**
+ * The ids of one user's plays (no other filter) reached by the candidate keys, from the keys' own indexes alone
+ * (their entries carry the user and the id, migration 0040): the server's plays of each key are read as index
+ * entries and the user's kept (a play reached by an item and a series key twice: the caller reads ids as a list, each row once). The keys reach SQL as a
+ * value the planner does not look into (estimating each of 367 keys took 5 ms of planning at 5 M plays).
+ * `selection` is the walk's (server, user, the search's check); its bind is extended, its check left to the caller.
+ */
+export function userKeyedIds(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection): string {
+  const [servers, user] = selection.where;
+  return candidates
+    .map(({ reach, keys }) => {
+      selection.bind.push(keys);
+      return `SELECT id FROM playback_history WHERE ${servers} AND ${reach} = ANY(ARRAY(SELECT unnest($${selection.bind.length}::text[]))) AND ${user}`;
+    })
+    .join(' UNION ALL ');
+}
+
 /** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
 const DATED_REACHES = new Set(['user_id', 'item_id', 'series_id']);
 /** Above this many keys, one index descent per key costs more than reading the candidates. */

@@ -30,6 +30,7 @@ import { searchTermsSure } from './0036-search-terms-sure.js';
 import { dayChartSlots } from './0037-day-chart-slots.js';
 import { daySlotsDayTotals } from './0038-day-slots-day-totals.js';
 import { libraryValueTotals } from './0039-library-value-totals.js';
+import { userInItemIndexes } from './0040-user-in-item-indexes.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   dayChartSlots,
   daySlotsDayTotals,
   libraryValueTotals,
+  userInItemIndexes,
 ];
