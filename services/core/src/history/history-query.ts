@@ -15,8 +15,8 @@ import {
   sortWalkIds,
   userCoverRows,
   userKeyedCheaper,
-  userKeyedIds,
   userKeyedReaches,
+  userKeyedRows,
 } from './search-pages.js';
 import {
   baseCountRows,
@@ -517,15 +517,6 @@ function knownCount(plan: SearchPlan): { total: number; exact: boolean } | undef
  * false), so a search matching a million plays still answers at once. Unfiltered counts are always exact.
  */
 export const HISTORY_COUNT_CAP = 10_000;
-
-/**
- * The user's plays reached by the candidates (userKeyedIds), read by id and checked: `selection` is the walk's
- * (server, user, the search's check), its bind extended.
- */
-function userKeyedRows(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection, columns: string): string {
-  const ids = userKeyedIds(candidates, selection);
-  return `SELECT ${columns} FROM playback_history WHERE id = ANY(ARRAY(${ids})) AND ${selection.where.join(' AND ')}`;
-}
 
 /** A count taken up to the cap + 1: the total shown, and whether it is exact. */
 const capped = (count: number) => ({ total: Math.min(count, HISTORY_COUNT_CAP), exact: count <= HISTORY_COUNT_CAP });

@@ -67,11 +67,11 @@ export function userKeyedCheaper(plan: SearchPlan, userPlays: number): boolean {
 /**
  * The ids of one user's plays (no other filter) reached by the candidate keys, from the keys' own indexes alone
  * (their entries carry the user and the id, migration 0040): the server's plays of each key are read as index
- * entries and the user's kept (a play reached by an item and a series key twice: the caller reads ids as a list, each row once). The keys reach SQL as a
- * value the planner does not look into (estimating each of 367 keys took 5 ms of planning at 5 M plays).
+ * entries and the user's kept (a play reached by an item and a series key twice: userKeyedRows reads the ids as
+ * a list, each row once). The keys reach SQL as a value the planner does not look into (estimating each of 367 keys took 5 ms of planning at 5 M plays).
  * `selection` is the walk's (server, user, the search's check); its bind is extended, its check left to the caller.
  */
-export function userKeyedIds(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection): string {
+function userKeyedIds(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection): string {
   const [servers, user] = selection.where;
   return candidates
     .map(({ reach, keys }) => {
@@ -79,6 +79,15 @@ export function userKeyedIds(candidates: NonNullable<SearchPlan['candidates']>, 
       return `SELECT id FROM playback_history WHERE ${servers} AND ${reach} = ANY(ARRAY(SELECT unnest($${selection.bind.length}::text[]))) AND ${user}`;
     })
     .join(' UNION ALL ');
+}
+
+/**
+ * The user's plays reached by the candidates (userKeyedIds), read by id and checked: `selection` is the walk's
+ * (server, user, the search's check), its bind extended.
+ */
+export function userKeyedRows(candidates: NonNullable<SearchPlan['candidates']>, selection: HistorySelection, columns: string): string {
+  const ids = userKeyedIds(candidates, selection);
+  return `SELECT ${columns} FROM playback_history WHERE id = ANY(ARRAY(${ids})) AND ${selection.where.join(' AND ')}`;
 }
 
 /** Keys whose plays an index gives in start order (history_user_cover, history_item_started, history_series_started). */
