@@ -206,7 +206,7 @@ async function storageBytes(db: Database): Promise<StorageBytes> {
   const rows = await db.query<{ relation: string; bytes: string }>(
     `SELECT c.relname AS relation, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname IN ('playback_history', 'history_search_values', 'history_search_terms', 'library_item_counts', 'user_last_plays') OR c.relname LIKE 'play\\_%')
+     WHERE n.nspname = 'public' AND c.relkind = 'r' AND (c.relname IN ('playback_history', 'history_search_values', 'history_search_terms', 'history_search_word_keys', 'history_search_words', 'library_item_counts', 'user_last_plays') OR c.relname LIKE 'play\\_%')
      ORDER BY c.relname`,
   );
   const relations = Object.fromEntries(rows.map((row) => [row.relation, Number(row.bytes)]));

@@ -83,24 +83,40 @@ WITH incoming AS (
      search_single AS (
        SELECT server_id, kind, key, min(value) AS value FROM search_keys GROUP BY 1, 2, 3 HAVING count(DISTINCT value) = 1 AND min(value) <> ''
      ),
-     searched_terms AS (
-       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
-       SELECT * FROM (SELECT d.server_id, d.kind, d.value, d.key, d.plays,
+     search_rows AS MATERIALIZED (SELECT d.server_id, d.kind, d.value, d.key, d.plays,
            EXISTS (SELECT 1 FROM search_single s WHERE s.server_id = d.server_id AND s.kind = d.kind AND s.key = d.key AND s.value = d.value)
-           AND (EXISTS (SELECT 1 FROM history_search_terms e WHERE e.server_id = d.server_id AND e.kind = d.kind AND e.value = d.value AND e.key = d.key)
-             OR COALESCE((SELECT p.plays FROM play_totals p WHERE p.server_id = d.server_id AND p.scope = CASE d.kind WHEN 'user' THEN 'user' WHEN 'item' THEN 'item' WHEN 'series' THEN 'item' WHEN 'series_item' THEN 'item' END AND p.key = d.key), 0) = 0) AS sure
+           AND (e.sure IS NOT NULL
+             OR COALESCE((SELECT p.plays FROM play_totals p WHERE p.server_id = d.server_id AND p.scope = CASE d.kind WHEN 'user' THEN 'user' WHEN 'item' THEN 'item' WHEN 'series' THEN 'item' WHEN 'series_item' THEN 'item' END AND p.key = d.key), 0) = 0) AS sure,
+           e.sure AS was_sure
          FROM search_delta d
+         LEFT JOIN history_search_terms e ON e.server_id = d.server_id AND e.kind = d.kind AND e.value = d.value AND e.key = d.key
          UNION ALL
-         SELECT DISTINCT t.server_id, t.kind, t.value, t.key, 0, false
+         SELECT DISTINCT t.server_id, t.kind, t.value, t.key, 0, false, true
          FROM search_keys k JOIN history_search_terms t ON t.server_id = k.server_id AND t.kind = k.kind AND t.key = k.key AND t.sure
          WHERE t.value <> k.value AND NOT EXISTS (
-           SELECT 1 FROM search_delta d WHERE d.server_id = t.server_id AND d.kind = t.kind AND d.value = t.value AND d.key = t.key)) AS delta ORDER BY 2, 3, 4
+           SELECT 1 FROM search_delta d WHERE d.server_id = t.server_id AND d.kind = t.kind AND d.value = t.value AND d.key = t.key)),
+     searched_terms AS (
+       INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
+       SELECT server_id, kind, value, key, plays, sure FROM search_rows ORDER BY 2, 3, 4
        ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays, sure = t.sure AND EXCLUDED.sure
        RETURNING 1
      ), searched_values AS (
        INSERT INTO history_search_values AS v (server_id, kind, value, plays)
        SELECT * FROM (SELECT server_id, kind, value, sum(plays)::int AS plays FROM search_delta AS t GROUP BY 1, 2, 3 HAVING sum(plays) <> 0) AS delta ORDER BY 2, 3
        ON CONFLICT (server_id, kind, value) DO UPDATE SET plays = v.plays + EXCLUDED.plays
+       RETURNING 1
+     ), searched_word_keys AS (
+       INSERT INTO history_search_word_keys AS k (server_id, word, kind, key, sure)
+       SELECT server_id, word, kind, key, bool_and(sure) FROM (
+         SELECT r.server_id, w.word, r.kind, r.key, r.sure FROM search_rows AS r CROSS JOIN LATERAL (SELECT word FROM string_to_table(lower(r.value), ' ') AS w (word) WHERE word <> '') AS w
+         WHERE r.was_sure IS NULL OR (r.was_sure AND NOT r.sure)
+       ) AS changed GROUP BY 1, 2, 3, 4 ORDER BY 2, 3, 4
+       ON CONFLICT (server_id, word, kind, key) DO UPDATE SET sure = false WHERE k.sure AND NOT EXCLUDED.sure
+       RETURNING server_id, word
+     ), searched_words AS (
+       INSERT INTO history_search_words (server_id, word)
+       SELECT DISTINCT server_id, word FROM searched_word_keys ORDER BY 2
+       ON CONFLICT DO NOTHING
        RETURNING 1
      )
      SELECT play_key, user_id, item_id, series_id, season_id, library_id, played_seconds, inserted,

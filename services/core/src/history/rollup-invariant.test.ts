@@ -173,12 +173,48 @@ describe('the rollup invariant', () => {
     expect(await findRollupDifferences(db)).toEqual([]);
   });
 
-  it('REBUILD_ROLLUPS_SQL rebuilds every level from the history, the derived ones included', async () => {
-    for (const table of ROLLUP_TABLES) {
-      const column =
-        table === 'play_card_viewer_counts' ? 'viewers' : table === 'play_rollups_by_library_day_slots' ? 'plays[96]' : 'plays';
-      await db.query(`UPDATE ${table} SET ${column} = ${column} + 3`);
+  it('checks the search words against the terms', async () => {
+    await writeHistory(db, [play('w1', { itemId: 'w-item', itemName: 'Storm  over Storm', seriesId: null, seriesName: 'Storm Chasers' })]);
+    expect(await findRollupDifferences(db, serverId)).toEqual([]);
+    const words = await db.query<{ word: string; kind: string; sure: boolean }>(
+      `SELECT word, kind, sure FROM history_search_word_keys WHERE server_id = $1 AND key = 'w-item' ORDER BY 1, 2`,
+      [serverId],
+    );
+    // The empty word between the two spaces is not a word; 'storm' is one row however often it comes.
+    expect(words).toEqual([
+      { word: 'chasers', kind: 'series_item', sure: true },
+      { word: 'over', kind: 'item', sure: true },
+      { word: 'storm', kind: 'item', sure: true },
+      { word: 'storm', kind: 'series_item', sure: true },
+    ]);
+    await db.query(`BEGIN`);
+    try {
+      await db.query(`DELETE FROM history_search_word_keys WHERE server_id = $1 AND word = 'over' AND kind = 'item'`, [serverId]);
+      await db.query(`INSERT INTO history_search_words (server_id, word) VALUES ($1, 'stray')`, [serverId]);
+      await db.query(`UPDATE history_search_terms SET sure = false WHERE server_id = $1 AND key = 'w-item' AND kind = 'series_item'`, [
+        serverId,
+      ]);
+      const differences = await findRollupDifferences(db, serverId);
+      expect(differences.map(({ level, key }) => `${level} ${key}`)).toEqual([
+        'search_word_keys chasers series_item w-item',
+        'search_word_keys over item w-item',
+        'search_word_keys storm series_item w-item',
+        'search_words stray',
+      ]);
+    } finally {
+      await db.query(`ROLLBACK`);
     }
+  });
+
+  it('REBUILD_ROLLUPS_SQL rebuilds every level from the history, the derived ones included', async () => {
+    // The search's words have no counts: a word changed, a flag set that no term gives.
+    const corruptions: Record<string, string> = {
+      play_card_viewer_counts: 'viewers = viewers + 3',
+      play_rollups_by_library_day_slots: 'plays[96] = plays[96] + 3',
+      history_search_word_keys: 'sure = true',
+      history_search_words: `word = word || 'x'`,
+    };
+    for (const table of ROLLUP_TABLES) await db.query(`UPDATE ${table} SET ${corruptions[table] ?? 'plays = plays + 3'}`);
     expect((await findRollupDifferences(db)).length).toBeGreaterThan(0);
     await db.query(REBUILD_ROLLUPS_SQL);
     expect(await findRollupDifferences(db)).toEqual([]);

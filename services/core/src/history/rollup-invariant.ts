@@ -13,6 +13,7 @@ import { daySlotsUnnested, libraryDaySlotsFrom } from './day-slots-sql.js';
 import { bingeRunsFrom, genreRollupDelta, yearTopsDelta } from './review-rollup-sql.js';
 import { LIBRARY_ITEM_FIGURES, libraryItemDelta } from '../library/library-item-counts.js';
 import { searchTermsDelta, searchValuesFrom, sureDomainsOf } from './search-terms.js';
+import { wordKeysFrom, wordsFrom } from './search-words.js';
 import { userLastPlaysFrom } from './user-last-plays.js';
 
 /**
@@ -27,7 +28,9 @@ import { userLastPlaysFrom } from './user-last-plays.js';
  * server, play_binge_runs: each user's runs of plays, and play_year_tops: UTC year × item or series of the
  * server; and the search's dictionary history_search_terms: plays
  * per field value and key, history_search_values: plays per field value; and a term flagged sure holds every play
- * of its key in its kind, level search_sure: expected the key's plays, stored the term's) equal what playback_history (and
+ * of its key in its kind, level search_sure: expected the key's plays, stored the term's; and its words, which
+ * follow the stored terms: levels search_word_keys and search_words, "plays" 1 where a row is, "seconds" 1 where a
+ * word's key is sure, a stored sure flag no term gives being a difference) equal what playback_history (and
  * item_genres) holds; and library_item_counts (per library: counts, files, size, runtime of the items not archived;
  * level library_items, one difference per figure in "plays") equals what items holds; and user_last_plays (each user's
  * newest play with the fields the users table shows; level user_last_plays: "plays" are history ids, "seconds" the
@@ -57,6 +60,8 @@ export interface RollupDifference {
     | 'search_terms'
     | 'search_values'
     | 'search_sure'
+    | 'search_word_keys'
+    | 'search_words'
     | 'library_items'
     | 'user_last_plays';
   serverId: string;
@@ -179,6 +184,13 @@ sure_wrong AS (
   SELECT t.server_id, t.kind, t.key, t.value, t.plays, COALESCE(d.plays, 0) AS domain_plays
   FROM history_search_terms t LEFT JOIN sure_domains d ON d.server_id = t.server_id AND d.kind = t.kind AND d.key = t.key
   WHERE ($1::uuid IS NULL OR t.server_id = $1::uuid) AND t.sure AND t.plays > 0 AND t.plays IS DISTINCT FROM d.plays
+), word_keys_expected AS (
+  ${wordKeysFrom('(SELECT * FROM history_search_terms WHERE $1::uuid IS NULL OR server_id = $1::uuid)')}
+), word_keys_stored AS (
+  SELECT server_id, word, kind, key, sure FROM history_search_word_keys WHERE $1::uuid IS NULL OR server_id = $1::uuid
+), words_expected AS (${wordsFrom('word_keys_expected')}),
+words_stored AS (
+  SELECT server_id, word FROM history_search_words WHERE $1::uuid IS NULL OR server_id = $1::uuid
 ), values_expected AS (${searchValuesFrom('terms_expected')}),
 values_stored AS (
   SELECT server_id, kind, value, plays FROM history_search_values WHERE ($1::uuid IS NULL OR server_id = $1::uuid) AND plays <> 0
@@ -256,6 +268,16 @@ FROM values_expected e FULL JOIN values_stored s USING (server_id, kind, value)
 WHERE e.plays IS DISTINCT FROM s.plays
 UNION ALL
 SELECT 'search_sure', server_id, concat_ws(' ', kind, key, value), domain_plays, 0, plays, 0 FROM sure_wrong
+UNION ALL
+SELECT 'search_word_keys', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.word, s.word), COALESCE(e.kind, s.kind), COALESCE(e.key, s.key)),
+  (e.server_id IS NOT NULL)::int, COALESCE(e.sure, false)::int, (s.server_id IS NOT NULL)::int, COALESCE(s.sure, false)::int
+FROM word_keys_expected e FULL JOIN word_keys_stored s USING (server_id, word, kind, key)
+WHERE e.server_id IS NULL OR s.server_id IS NULL OR (s.sure AND NOT e.sure)
+UNION ALL
+SELECT 'search_words', COALESCE(e.server_id, s.server_id), COALESCE(e.word, s.word),
+  (e.server_id IS NOT NULL)::int, 0, (s.server_id IS NOT NULL)::int, 0
+FROM words_expected e FULL JOIN words_stored s USING (server_id, word)
+WHERE e.server_id IS NULL OR s.server_id IS NULL
 UNION ALL
 SELECT 'library_items', COALESCE(e.server_id, s.server_id), concat_ws(' ', COALESCE(e.library_id, s.library_id), f.figure),
   f.expected, 0, f.stored, 0

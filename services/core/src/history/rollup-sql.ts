@@ -1,5 +1,6 @@
 import { reviewRollupsBackfill } from './review-rollup-sql.js';
 import { SEARCH_TERMS_REBUILD_SQL } from './search-terms.js';
+import { SEARCH_WORD_TABLES } from './search-words.js';
 import { RECOUNT_USER_LAST_PLAYS_SQL } from './user-last-plays.js';
 
 /**
@@ -240,7 +241,7 @@ ${totalsDelta('playback_history')};
  * the cards' rollups and viewers that triggers on playback_history keep (0018), and the viewer counts per key
  * that triggers on play_card_viewers keep (0020), the year in review's genres per month and binge runs that
  * triggers on playback_history and item_genres keep (0028), the year's tops per item or series (0031, kept by
- * the same trigger on playback_history), and the search's dictionary (0025, search-terms.ts).
+ * the same trigger on playback_history), and the search's dictionary (0025, search-terms.ts) and its words (0041, search-words.ts).
  */
 export const ROLLUP_TABLES = [
   'play_rollups',
@@ -259,6 +260,7 @@ export const ROLLUP_TABLES = [
   'play_year_tops',
   'history_search_terms',
   'history_search_values',
+  ...SEARCH_WORD_TABLES,
 ] as const;
 
 /**

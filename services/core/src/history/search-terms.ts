@@ -1,3 +1,5 @@
+import { SEARCH_WORDS_REBUILD_SQL, writeSearchWords } from './search-words.js';
+
 /**
  * The history search's dictionary (migration 0025): history_search_values holds every distinct searchable value
  * of the history per field (kind) with how many plays hold it, and history_search_terms each value with the keys
@@ -114,27 +116,30 @@ function sureKeysOf(source: string): string {
 }
 
 /**
- * CTEs (search_delta, searched_terms, searched_values) that add the terms and values of history rows `source`
- * (with a `weight` column, -1 for removed rows) to the dictionary: part of a writer's WITH statement. Rows added
- * (`adding`) also keep the terms' sure flags: a term stays sure while the added plays of its key all hold its value;
+ * CTEs (search_delta, search_rows, searched_terms, searched_values; with `adding`, search-words.ts's too) that add
+ * the terms and values of history rows `source` (with a `weight` column, -1 for removed rows) to the dictionary:
+ * part of a writer's WITH statement. Rows added (`adding`) also keep the terms' sure flags: a term stays sure while the added plays of its key all hold its value;
  * a new term is sure when its key had no play before this statement (play_totals as the statement sees it) and
  * its added plays all hold it; a sure term of a key whose added plays hold another value (or none) is cleared (a
  * row of its own in the same upsert: a statement may change a row once). Removing plays leaves the flags as they
- * are (the plays left still hold the value).
+ * are (the plays left still hold the value), and adds no term, so no word either.
  */
 export function writeSearchTerms(source: string, adding = true): string {
+  // Each term row written, with its flag before the statement (was_sure, NULL for a new term): the words follow it.
   const rows = adding
     ? `SELECT d.server_id, d.kind, d.value, d.key, d.plays,
            EXISTS (SELECT 1 FROM search_single s WHERE s.server_id = d.server_id AND s.kind = d.kind AND s.key = d.key AND s.value = d.value)
-           AND (EXISTS (SELECT 1 FROM history_search_terms e WHERE e.server_id = d.server_id AND e.kind = d.kind AND e.value = d.value AND e.key = d.key)
-             OR COALESCE((SELECT p.plays FROM play_totals p WHERE p.server_id = d.server_id AND p.scope = ${totalScope('d.kind')} AND p.key = d.key), 0) = 0) AS sure
+           AND (e.sure IS NOT NULL
+             OR COALESCE((SELECT p.plays FROM play_totals p WHERE p.server_id = d.server_id AND p.scope = ${totalScope('d.kind')} AND p.key = d.key), 0) = 0) AS sure,
+           e.sure AS was_sure
          FROM search_delta d
+         LEFT JOIN history_search_terms e ON e.server_id = d.server_id AND e.kind = d.kind AND e.value = d.value AND e.key = d.key
          UNION ALL
-         SELECT DISTINCT t.server_id, t.kind, t.value, t.key, 0, false
+         SELECT DISTINCT t.server_id, t.kind, t.value, t.key, 0, false, true
          FROM search_keys k JOIN history_search_terms t ON t.server_id = k.server_id AND t.kind = k.kind AND t.key = k.key AND t.sure
          WHERE t.value <> k.value AND NOT EXISTS (
            SELECT 1 FROM search_delta d WHERE d.server_id = t.server_id AND d.kind = t.kind AND d.value = t.value AND d.key = t.key)`
-    : `SELECT server_id, kind, value, key, plays, false FROM search_delta`;
+    : `SELECT server_id, kind, value, key, plays, false AS sure, false AS was_sure FROM search_delta`;
   return `search_delta AS (${searchTermsDelta(source, 'weight')}),${
     adding
       ? `
@@ -144,9 +149,10 @@ export function writeSearchTerms(source: string, adding = true): string {
      ),`
       : ''
   }
+     search_rows AS MATERIALIZED (${rows}),
      searched_terms AS (
        INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
-       SELECT * FROM (${rows}) AS delta ORDER BY 2, 3, 4
+       SELECT server_id, kind, value, key, plays, sure FROM search_rows ORDER BY 2, 3, 4
        ON CONFLICT (server_id, kind, value, key) DO UPDATE SET plays = t.plays + EXCLUDED.plays${adding ? ', sure = t.sure AND EXCLUDED.sure' : ''}
        RETURNING 1
      ), searched_values AS (
@@ -154,7 +160,7 @@ export function writeSearchTerms(source: string, adding = true): string {
        SELECT * FROM (${searchValuesFrom('search_delta')}) AS delta ORDER BY 2, 3
        ON CONFLICT (server_id, kind, value) DO UPDATE SET plays = v.plays + EXCLUDED.plays
        RETURNING 1
-     )`;
+     )${adding ? `, ${writeSearchWords('search_rows')}` : ''}`;
 }
 
 /**
@@ -166,8 +172,9 @@ ${searchTermsDelta('playback_history')};
 INSERT INTO history_search_values (server_id, kind, value, plays)
 ${searchValuesFrom('history_search_terms')};`;
 
-/** Both dictionary tables, sure flags included, from the whole history and the play_totals rebuilt from it. */
+/** The dictionary's tables, sure flags and words included, from the whole history and the play_totals rebuilt from it. */
 export const SEARCH_TERMS_REBUILD_SQL = `INSERT INTO history_search_terms (server_id, kind, key, value, plays, sure)
 ${searchTermsWithSure('playback_history', 'play_totals')};
 INSERT INTO history_search_values (server_id, kind, value, plays)
-${searchValuesFrom('history_search_terms')};`;
+${searchValuesFrom('history_search_terms')};
+${SEARCH_WORDS_REBUILD_SQL}`;

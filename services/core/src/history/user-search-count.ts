@@ -1,5 +1,6 @@
 import { containsPattern, type Query, type SearchPlan } from './search-plan.js';
 import { SEARCH_TERM_KINDS, type SearchTermKind } from './search-terms.js';
+import { wordKeysHolding } from './search-words.js';
 
 /*
  * The count of a search within one user (no other filter) from the user's covering index, for a word whose walk
@@ -67,7 +68,8 @@ export interface UserCountOptions {
  * than USER_INDEX_TERMS or than half the user's plays (`userPlays`): then the caller walks the user's plays
  * instead; undefined when the plan names no family.
  *
- * First the family's terms are read once (history_search_terms directly, by its trigram index, migration 0036):
+ * First the family's terms are read once (a word without a space: its keys from the dictionary's words,
+ * search-words.ts; else history_search_terms directly, by its trigram index, migration 0036):
  * how many, whether a kind the index does not carry is among them, whether the user's own name holds the word,
  * and per kind the keys that are sure (a key is sure when one of its terms is sure and holds the whole word) and
  * those that are not. The lists come back as the next statement's parameters: PostgreSQL tests an index entry
@@ -184,7 +186,8 @@ export const HALVED_USER_PLAYS = 20_000;
 
 /**
  * The family's terms as a statement's parts: `terms(bind, servers)` selects (kind, key, sure) of every term of
- * the family (at most USER_INDEX_TERMS + 1), `tested` the kinds the index carries that the family's values may
+ * the family (for a word without a space, of each of its words' keys, a key perhaps more than once; at most
+ * USER_INDEX_TERMS + 1 rows), `tested` the kinds the index carries that the family's values may
  * be of, `untested` the condition on a term of another kind.
  */
 function familyTerms(plan: SearchPlan, word: string) {
@@ -201,6 +204,12 @@ function familyTerms(plan: SearchPlan, word: string) {
       return `$${bind.length}`;
     };
     const wholePattern = containsPattern(word);
+    // A word without a space lies within one of the words of any value holding it: its keys come from the
+    // dictionary's words (search-words.ts), a few index pages, where the trigram look-up of its terms reads
+    // nearly every page of history_search_terms for a common word.
+    if (!word.includes(' ') && family.length === 1 && family[0]!.pattern === wholePattern) {
+      return wordKeysHolding(servers, param(wholePattern), USER_INDEX_TERMS + 1);
+    }
     const patterns = family.map(({ pattern }) => `lower(t.value) LIKE lower(${param(pattern)})`);
     // A term is read when it matches a pattern of the family: when that is the whole word alone, no second test.
     const holds =

@@ -1,13 +1,14 @@
 import type { Database } from '../db/database.js';
 import { SEARCH_DICTIONARY_TABLES_SQL } from '../db/migrations/0025-history-search-terms.js';
 import { PLAY_TOTALS_SCOPE_CHECK_SQL } from '../db/migrations/0039-library-value-totals.js';
+import { SEARCH_WORDS_TABLES_SQL } from '../history/search-words.js';
 import { ROLLUP_KEY } from '../history/rollup-sql.js';
 
 /**
  * Tests of migrations older than 0022 write plays through today's writeHistory, which stores stream details and
  * transcode info by id in play_json_values (0022) and keys play_rollups without the client (0026: the writer's
  * rows carry the column's default, '', and its ON CONFLICT needs the new key) and keeps the search's dictionary
- * (0025's two tables, with 0036's sure flags). These add what it needs to an
+ * (0025's two tables, with 0036's sure flags, and 0041's words). These add what it needs to an
  * older schema, and take it away again before the test applies the later migrations (0022 converts the JSON
  * columns itself, 0026 sums the rollups over their clients). Only for plays without stream details: the JSON
  * columns are dropped meanwhile, and come back empty.
@@ -23,6 +24,7 @@ export async function addWriterColumns(db: Database): Promise<void> {
   await db.query(`CREATE UNIQUE INDEX play_rollups_writer_key ON play_rollups (${ROLLUP_KEY})`);
   await db.query(SEARCH_DICTIONARY_TABLES_SQL);
   await db.query(`ALTER TABLE history_search_terms ADD COLUMN sure boolean NOT NULL DEFAULT false`);
+  await addSearchWords(db);
   await allowLibraryValueTotals(db);
 }
 
@@ -34,6 +36,19 @@ export async function removeWriterColumns(db: Database): Promise<void> {
   await db.query(`DROP TABLE play_json_values`);
   await db.query(`DROP INDEX play_rollups_writer_key`);
   await db.query(`DROP TABLE history_search_values, history_search_terms`);
+  await removeSearchWords(db);
+}
+
+/**
+ * Today's writer adds the words of the terms it writes (0041): on a schema between 0025 and 0041 the word tables
+ * are added before the test writes, and taken away before the later migrations (0041 fills them from the terms).
+ */
+export async function addSearchWords(db: Database): Promise<void> {
+  await db.query(SEARCH_WORDS_TABLES_SQL);
+}
+
+export async function removeSearchWords(db: Database): Promise<void> {
+  await db.query(`DROP TABLE history_search_word_keys, history_search_words`);
 }
 
 /**

@@ -31,6 +31,7 @@ import { dayChartSlots } from './0037-day-chart-slots.js';
 import { daySlotsDayTotals } from './0038-day-slots-day-totals.js';
 import { libraryValueTotals } from './0039-library-value-totals.js';
 import { userInItemIndexes } from './0040-user-in-item-indexes.js';
+import { searchWords } from './0041-search-words.js';
 
 export interface Migration {
   /** Sortable, never renamed once released: it is the key stored in schema_migrations. */
@@ -72,4 +73,5 @@ export const migrations: Migration[] = [
   daySlotsDayTotals,
   libraryValueTotals,
   userInItemIndexes,
+  searchWords,
 ];
