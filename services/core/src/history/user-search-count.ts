@@ -109,14 +109,15 @@ export async function userIndexCount(
   const middle = `(SELECT (min(first) + (max(last) - min(first)) / 2)::text FROM unnest($1::uuid[]) AS s (id),
        LATERAL (SELECT min(started_at) AS first, max(started_at) AS last FROM playback_history WHERE server_id = s.id AND user_id = $2) AS span)`;
   const [keys] = (await query(
-    `WITH keys AS MATERIALIZED (${terms})
-     SELECT count(*)::int AS terms,
+    // The terms are aggregated as they are read: materialised first (a CTE), they cost a copy (at 5 M, `storm`'s
+    // 11,512 keys: 15 ms instead of 10).
+    `SELECT count(*)::int AS terms,
        COALESCE(bool_or(${family.untested}), false) AS untested,
        COALESCE(bool_or(sure AND kind = 'user' AND key = $2), false) AS user_sure,
        COALESCE(bool_or(NOT sure AND kind = 'user' AND key = $2), false) AS user_unsure,
        ${halves ? middle : 'NULL::text'} AS middle
        ${lists.map((list) => `, ${list}`).join('')}
-     FROM keys`,
+     FROM (${terms}) AS keys`,
     bind,
   )) as Array<
     { terms: number; untested: boolean; user_sure: boolean; user_unsure: boolean; middle: string | null } & Record<string, string | null>
