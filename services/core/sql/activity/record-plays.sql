@@ -108,7 +108,7 @@ WITH incoming AS (
      ), searched_word_keys AS (
        INSERT INTO history_search_word_keys AS k (server_id, word, kind, key, sure)
        SELECT server_id, word, kind, key, bool_and(sure) FROM (
-         SELECT r.server_id, w.word, r.kind, r.key, r.sure FROM search_rows AS r CROSS JOIN LATERAL (SELECT word FROM string_to_table(lower(r.value), ' ') AS w (word) WHERE word <> '') AS w
+         SELECT r.server_id, w.word, r.kind, r.key, r.sure FROM search_rows AS r CROSS JOIN LATERAL (SELECT word FROM unnest(string_to_array(lower(r.value), ' ')) AS w (word) WHERE word <> '') AS w
          WHERE r.was_sure IS NULL OR (r.was_sure AND NOT r.sure)
        ) AS changed GROUP BY 1, 2, 3, 4 ORDER BY 2, 3, 4
        ON CONFLICT (server_id, word, kind, key) DO UPDATE SET sure = false WHERE k.sure AND NOT EXCLUDED.sure

@@ -40,8 +40,8 @@ END $$;`;
 /** The tables in the order a rebuild fills them (ROLLUP_TABLES). */
 export const SEARCH_WORD_TABLES = ['history_search_word_keys', 'history_search_words'] as const;
 
-/** The non-empty words of a value expression: its lowered text split at each space. */
-const wordsOf = (value: string) => `(SELECT word FROM string_to_table(lower(${value}), ' ') AS w (word) WHERE word <> '')`;
+/** The non-empty words of a value expression: its lowered text split at each space (string_to_table needs PostgreSQL 14). */
+const wordsOf = (value: string) => `(SELECT word FROM unnest(string_to_array(lower(${value}), ' ')) AS w (word) WHERE word <> '')`;
 
 /**
  * Rows (server_id, word, kind, key, sure) of history_search_word_keys from term rows `terms` (server_id, kind,
