@@ -34,7 +34,7 @@ WITH deleted AS (
       UNION ALL SELECT server_id, 'device' AS kind, lower(device_name) AS key, device_name AS value, weight AS w FROM (SELECT *, -1 AS weight FROM deleted) AS s WHERE true AND device_name <> ''
       UNION ALL SELECT server_id, 'address' AS kind, remote_end_point AS key, remote_end_point AS value, weight AS w FROM (SELECT *, -1 AS weight FROM deleted) AS s WHERE true AND remote_end_point <> ''
     ) AS terms GROUP BY server_id, kind, key, value HAVING sum(w) <> 0),
-     search_rows AS MATERIALIZED (SELECT server_id, kind, value, key, plays, false AS sure, false AS was_sure FROM search_delta),
+     search_rows AS (SELECT server_id, kind, value, key, plays, false AS sure FROM search_delta),
      searched_terms AS (
        INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
        SELECT server_id, kind, value, key, plays, sure FROM search_rows ORDER BY 2, 3, 4

@@ -17,7 +17,7 @@ import {
 import { libraryDaySlotsFrom } from '../history/day-slots-sql.js';
 import { reviewRollupsBackfill } from '../history/review-rollup-sql.js';
 import { searchTermsWithSure, searchValuesFrom } from '../history/search-terms.js';
-import { wordKeysFrom, wordsFrom } from '../history/search-words.js';
+import { fillSearchWords } from '../history/search-words.js';
 import { RECOUNT_USER_LAST_PLAYS_SQL } from '../history/user-last-plays.js';
 import { RECOUNT_LIBRARY_ITEMS_SQL } from '../library/library-item-counts.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, backupHeader, type BackupManifest } from './backup-format.js';
@@ -418,11 +418,7 @@ async function buildRollups(client: pg.Client, staging: StagingTables): Promise<
     `INSERT INTO ${into('history_search_values')} (server_id, kind, value, plays) ${searchValuesFrom(into('history_search_terms'))}`,
   );
   // Its words (0041), from the staged terms.
-  await client.query(
-    `INSERT INTO ${into('history_search_word_keys')} (server_id, word, kind, key, sure)
-     SELECT * FROM (${wordKeysFrom(into('history_search_terms'))}) AS k ORDER BY 1, 2, 3, 4`,
-  );
-  await client.query(`INSERT INTO ${into('history_search_words')} (server_id, word) ${wordsFrom(into('history_search_word_keys'))}`);
+  await client.query(fillSearchWords(into));
   for (const table of ROLLUP_TABLES) await staging.addKeys(table, client);
 }
 

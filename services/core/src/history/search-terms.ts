@@ -118,11 +118,12 @@ function sureKeysOf(source: string): string {
 /**
  * CTEs (search_delta, search_rows, searched_terms, searched_values; with `adding`, search-words.ts's too) that add
  * the terms and values of history rows `source` (with a `weight` column, -1 for removed rows) to the dictionary:
- * part of a writer's WITH statement. Rows added (`adding`) also keep the terms' sure flags: a term stays sure while the added plays of its key all hold its value;
- * a new term is sure when its key had no play before this statement (play_totals as the statement sees it) and
- * its added plays all hold it; a sure term of a key whose added plays hold another value (or none) is cleared (a
- * row of its own in the same upsert: a statement may change a row once). Removing plays leaves the flags as they
- * are (the plays left still hold the value), and adds no term, so no word either.
+ * part of a writer's WITH statement. Rows added (`adding`) also keep the terms' sure flags: a term stays sure
+ * while the added plays of its key all hold its value; a new term is sure when its key had no play before this
+ * statement (play_totals as the statement sees it) and its added plays all hold it; a sure term of a key whose
+ * added plays hold another value (or none) is cleared (a row of its own in the same upsert: a statement may change
+ * a row once). Removing plays leaves the flags as they are (the plays left still hold the value), and adds no
+ * term, so no word either.
  */
 export function writeSearchTerms(source: string, adding = true): string {
   // Each term row written, with its flag before the statement (was_sure, NULL for a new term): the words follow it.
@@ -139,7 +140,7 @@ export function writeSearchTerms(source: string, adding = true): string {
          FROM search_keys k JOIN history_search_terms t ON t.server_id = k.server_id AND t.kind = k.kind AND t.key = k.key AND t.sure
          WHERE t.value <> k.value AND NOT EXISTS (
            SELECT 1 FROM search_delta d WHERE d.server_id = t.server_id AND d.kind = t.kind AND d.value = t.value AND d.key = t.key)`
-    : `SELECT server_id, kind, value, key, plays, false AS sure, false AS was_sure FROM search_delta`;
+    : `SELECT server_id, kind, value, key, plays, false AS sure FROM search_delta`;
   return `search_delta AS (${searchTermsDelta(source, 'weight')}),${
     adding
       ? `
@@ -149,7 +150,7 @@ export function writeSearchTerms(source: string, adding = true): string {
      ),`
       : ''
   }
-     search_rows AS MATERIALIZED (${rows}),
+     search_rows AS ${adding ? 'MATERIALIZED ' : ''}(${rows}),
      searched_terms AS (
        INSERT INTO history_search_terms AS t (server_id, kind, value, key, plays, sure)
        SELECT server_id, kind, value, key, plays, sure FROM search_rows ORDER BY 2, 3, 4

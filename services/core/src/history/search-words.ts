@@ -81,10 +81,16 @@ export function writeSearchWords(rows: string): string {
      )`;
 }
 
-/** Both word tables from history_search_terms as it is (the migration's backfill, rebuilds, after the terms). */
-export const SEARCH_WORDS_REBUILD_SQL = `INSERT INTO history_search_word_keys (server_id, word, kind, key, sure)
-SELECT * FROM (${wordKeysFrom('history_search_terms')}) AS k ORDER BY 1, 2, 3, 4;
-INSERT INTO history_search_words (server_id, word) ${wordsFrom('history_search_word_keys')};`;
+/**
+ * Both word tables filled from history_search_terms as it is, each table named by `table` (the restore's staged
+ * copies; by default the live tables: the migration's backfill and rebuilds, after the terms).
+ */
+export const fillSearchWords = (table: (name: string) => string = (name) => name) =>
+  `INSERT INTO ${table('history_search_word_keys')} (server_id, word, kind, key, sure)
+SELECT * FROM (${wordKeysFrom(table('history_search_terms'))}) AS k ORDER BY 1, 2, 3, 4;
+INSERT INTO ${table('history_search_words')} (server_id, word) ${wordsFrom(table('history_search_word_keys'))};`;
+
+export const SEARCH_WORDS_REBUILD_SQL = fillSearchWords();
 
 /**
  * The keys (kind, key, sure) of every term holding `word` (no space in it) on servers `servers`, up to `limit`

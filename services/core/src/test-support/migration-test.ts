@@ -18,11 +18,11 @@ import { searchWords } from '../db/migrations/0041-search-words.js';
  */
 export function beforeMigration(migration: Migration, options: { writerColumns?: boolean } = {}) {
   let database: TestDatabase;
+  let db: Database;
   const withWordsAdded = () => {
     const at = migrations.indexOf(migration);
     return at > migrations.indexOf(historySearchTerms) && at < migrations.indexOf(searchWords);
   };
-  let db: Database;
   const serverId = randomUUID();
   const context = (): MigrationContext => ({
     queryInterface: db.sequelize.getQueryInterface(),
