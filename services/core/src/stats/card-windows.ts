@@ -115,23 +115,38 @@ export async function topOfWindow(
   const first = daysWindowStart('$2', '$3');
   const seen = new Map<string, WindowCount>();
   // $1 (the server) only keeps the placeholders those of cardWindowSql.
-  const [{ lists, everything, months_plays }] = (await db.query<{ lists: string[]; everything: boolean; months_plays: number }>(
+  // A week's walk by plays starts as deep as its month lists are loose (weekStartDepth): the plays of the UTC
+  // days the window touches, from the method kind's day rows (a few per day), against the months' plays.
+  const weekByPlays = days <= WEEK_DAYS && by === 'plays';
+  const [{ lists, everything, months_plays, days_plays }] = (await db.query<{
+    lists: string[];
+    everything: boolean;
+    months_plays: number;
+    days_plays: number | null;
+  }>(
     `SELECT CASE WHEN count(*) > ${MAX_MONTH_LISTS} THEN ARRAY['all'] ELSE array_agg(m::text) END AS lists,
        COALESCE((SELECT min(started_at) FROM playback_history WHERE server_id = $1) >= ${first}, true) AS everything,
        (SELECT COALESCE(sum(plays), 0) FROM play_card_rollups WHERE server_id = $1 AND kind = 'method' AND span = 'month'
-         AND bucket >= date_trunc('month', ${first} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS months_plays
+         AND bucket >= date_trunc('month', ${first} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS months_plays,
+       ${
+         weekByPlays
+           ? `(SELECT COALESCE(sum(plays), 0) FROM play_card_rollups WHERE server_id = $1 AND kind = 'method' AND span = 'day'
+         AND bucket >= date_trunc('day', ${first} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int`
+           : 'NULL::int'
+       } AS days_plays
      FROM generate_series(
        date_trunc('month', ${first} AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC'), interval '1 month') AS m
      WHERE $1::uuid IS NOT NULL`,
     [serverId, tz, days],
-  )) as [{ lists: string[]; everything: boolean; months_plays: number }];
+  )) as [{ lists: string[]; everything: boolean; months_plays: number; days_plays: number | null }];
   if (everything) return by === 'viewers' ? allTimeByViewers(db, serverId, kind, size) : allTimeByPlays(db, serverId, kind, size);
   if (months_plays < historyBelow) return undefined;
   const span = lists[0] === 'all' ? 'all' : 'month';
   // Over months, the all-time list bounds keys by plays too (over all time it is the walk's own list).
   const withAllTime = by === 'plays' && span === 'month';
   let growth = 4;
-  for (let depth = firstDepth ?? startDepth(days, by, lists.length); ; depth = Math.min(depth * growth, MAX_DEPTH)) {
+  const depthFirst = firstDepth ?? (weekByPlays ? weekStartDepth(months_plays, days_plays ?? 0) : startDepth(days, by, lists.length));
+  for (let depth = depthFirst; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. The second
     // lists are read at the same time: keys by viewers ever (a query of its own), or keys by plays ever (the
     // all-time span, as one more list 'all' of the same statement: no second connection, no second round trip).
@@ -239,14 +254,32 @@ const WEEK_DAYS = 7;
 /**
  * The walk's first depth. Over a week, a month list holds several times the window (a whole month for a week of
  * it), so its values fall below the fifth best's only far down: at 5 M plays depth 25 never ended a week's walk
- * (the second round went to 100), while the month lists at depth 50 are below the fifth best's plays for every
- * kind. By plays each key counted reads a week of day rows (a heap page each), so the walk starts at 50; by
- * viewers a key is one index range, and series are tied closer (the fifth best's viewers are near the list's
- * value at 50), so it starts at 100. Over more than three months by plays, 10 (see topOfWindow); otherwise 25.
+ * (the second round went to 100). By plays see weekStartDepth (topOfWindow calls it instead); by viewers a key
+ * is one index range, and series are tied closer (the fifth best's viewers are near the list's value at 50), so
+ * it starts at 100. Over more than three months by plays, 10 (see topOfWindow); otherwise 25.
  */
 function startDepth(days: number, by: RankBy, lists: number): number {
-  if (days <= WEEK_DAYS) return by === 'plays' ? 50 : 100;
+  if (days <= WEEK_DAYS) return 100;
   return by === 'plays' && lists > 3 ? 10 : 25;
+}
+
+/** A week's first depth by plays when its month lists hold about twice its plays (the middle of a month). */
+const WEEK_DEPTH = 50;
+
+/**
+ * A week's first depth by plays, from how loose its month lists are: the months' plays over the plays of the UTC
+ * days the window touches (r). A list's values fall with depth about as the square root of it, and the fifth
+ * best's plays scale with the window, so the depth that ends the walk grows as r²: in the middle of a month (r
+ * about 2) depth 50 ends it; on 3 December at 5 M plays (the window's 8 UTC days 34,668 plays, November and
+ * December 149,286: r = 4.3) depth 50 and 100 took a second round for some kinds, 200 none (each round reads the
+ * lists again and counts every key met, a week of day rows each). Rounded up to a multiple of WEEK_DEPTH, at most
+ * MAX_DEPTH. The walk is exact at any depth; this only spares rounds.
+ */
+export function weekStartDepth(monthsPlays: number, daysPlays: number): number {
+  if (daysPlays <= 0) return WEEK_DEPTH;
+  const looseness = monthsPlays / daysPlays;
+  const depth = Math.ceil((WEEK_DEPTH * (looseness / 2) ** 2) / WEEK_DEPTH) * WEEK_DEPTH;
+  return Math.min(Math.max(depth, WEEK_DEPTH), MAX_DEPTH);
 }
 
 /** Keys up to which the planner estimates a window count key by key (windowCounts). */
