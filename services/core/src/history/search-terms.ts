@@ -126,7 +126,8 @@ function sureKeysOf(source: string): string {
  * term, so no word either.
  */
 export function writeSearchTerms(source: string, adding = true): string {
-  // Each term row written, with its flag before the statement (was_sure, NULL for a new term): the words follow it.
+  // Each term row written; when adding, with its flag before the statement too (was_sure, NULL for a new term): the
+  // words follow it. A removal's rows clear no flag and add no term, so they need neither.
   const rows = adding
     ? `SELECT d.server_id, d.kind, d.value, d.key, d.plays,
            EXISTS (SELECT 1 FROM search_single s WHERE s.server_id = d.server_id AND s.kind = d.kind AND s.key = d.key AND s.value = d.value)

@@ -145,8 +145,8 @@ export async function topOfWindow(
   // Over months, the all-time list bounds keys by plays too (over all time it is the walk's own list).
   const withAllTime = by === 'plays' && span === 'month';
   let growth = 4;
-  const depthFirst = firstDepth ?? (weekByPlays ? weekStartDepth(months_plays, days_plays ?? 0) : startDepth(days, by, lists.length));
-  for (let depth = depthFirst; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
+  const startingDepth = firstDepth ?? (weekByPlays ? weekStartDepth(months_plays, days_plays ?? 0) : startDepth(days, by, lists.length));
+  for (let depth = startingDepth; ; depth = Math.min(depth * growth, MAX_DEPTH)) {
     // The first `depth` keys of each list; a list's last value bounds every key below it in that list. The second
     // lists are read at the same time: keys by viewers ever (a query of its own), or keys by plays ever (the
     // all-time span, as one more list 'all' of the same statement: no second connection, no second round trip).
@@ -268,8 +268,8 @@ const WEEK_DEPTH = 50;
 
 /**
  * A week's first depth by plays, from how loose its month lists are: the months' plays over the plays of the UTC
- * days the window touches (r). A list's values fall with depth about as the square root of it, and the fifth
- * best's plays scale with the window, so the depth that ends the walk grows as r²: in the middle of a month (r
+ * days the window touches (r). A list's values fall about as one over the square root of the depth, and the
+ * fifth best's plays scale with the window, so the depth that ends the walk grows as r²: in the middle of a month (r
  * about 2) depth 50 ends it; on 3 December at 5 M plays (the window's 8 UTC days 34,668 plays, November and
  * December 149,286: r = 4.3) depth 50 and 100 took a second round for some kinds, 200 none (each round reads the
  * lists again and counts every key met, a week of day rows each). Rounded up to a multiple of WEEK_DEPTH, at most
@@ -278,7 +278,7 @@ const WEEK_DEPTH = 50;
 export function weekStartDepth(monthsPlays: number, daysPlays: number): number {
   if (daysPlays <= 0) return WEEK_DEPTH;
   const looseness = monthsPlays / daysPlays;
-  const depth = Math.ceil((WEEK_DEPTH * (looseness / 2) ** 2) / WEEK_DEPTH) * WEEK_DEPTH;
+  const depth = Math.ceil((looseness / 2) ** 2) * WEEK_DEPTH;
   return Math.min(Math.max(depth, WEEK_DEPTH), MAX_DEPTH);
 }
 
