@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.js';
 import { ALL_TIME_DAYS, daysWindowStart } from './time-window.js';
-import { dayChartRollup } from './day-chart-sql.js';
+import { dayChartInputs } from './day-chart-sql.js';
+import { dayChartCells, isoDate, weekdayOf, type DayChartInput } from './day-chart-cells.js';
 import { chartRollup } from './hour-chart-sql.js';
 
 /** Charts of the statistics page: plays and watched seconds per library, by day, weekday or hour, in a zone. */
@@ -9,12 +10,8 @@ export type ChartKind = 'day' | 'weekday' | 'hour';
 const START = daysWindowStart('$2', '$3');
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** A bucket's key from a local timestamp (a moment already taken to the zone `$2`). */
-const BUCKET_KEY: Record<ChartKind, (local: string) => string> = {
-  day: (local) => `to_char(${local}::date, 'YYYY-MM-DD')`,
-  weekday: (local) => `extract(dow FROM ${local})::int::text`,
-  hour: (local) => `extract(hour FROM ${local})::int::text`,
-};
+/** The hour chart's bucket key from a local timestamp (a moment already taken to the zone `$2`). */
+const HOUR_KEY = (local: string) => `extract(hour FROM ${local})::int::text`;
 
 export interface ChartCell {
   count: number;
@@ -40,15 +37,8 @@ const FIRST_PLAY_DAY = `COALESCE(date_trunc('day', (
  * made unique (a second "Movies" becomes "Movies (id)") so no two libraries share a column.
  */
 export async function viewsChart(db: Database, serverId: string, tz: string, days: number, kind: ChartKind): Promise<ChartAnswer> {
-  const key = BUCKET_KEY[kind];
-  const sep = '\u0001';
   const [cells, libraries, dayKeys] = await Promise.all([
-    db.query<{ key: string; plays: number; played_seconds: number }>(
-      kind === 'hour'
-        ? chartRollup({ start: START, tz: '$2', separator: sep, localKey: key, timeOfDay: true })
-        : dayChartRollup({ start: START, tz: '$2', separator: sep, localKey: key, keyPerDay: kind === 'day' }),
-      [serverId, tz, days],
-    ),
+    chartCells(db, serverId, tz, days, kind),
     db.query<{ id: string; name: string }>(`SELECT id, name FROM libraries WHERE server_id = $1 ORDER BY lower(name), id`, [serverId]),
     kind === 'day'
       ? db.query<{ key: string }>(
@@ -68,11 +58,11 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
   const known = new Map(libraries.map((library) => [library.id, library.name]));
   const used = new Set<string>();
   const byKey = new Map<string, Map<string, ChartCell>>();
-  for (const cell of cells) {
-    const [bucket = '', libraryId = ''] = cell.key.split(sep);
+  for (const { bucket, libraryId, plays, seconds } of cells) {
     used.add(libraryId);
     const row = byKey.get(bucket) ?? new Map<string, ChartCell>();
-    row.set(libraryId, { count: cell.plays, duration: cell.played_seconds });
+    const cell = row.get(libraryId) ?? { count: 0, duration: 0 };
+    row.set(libraryId, { count: cell.count + plays, duration: cell.duration + seconds });
     byKey.set(bucket, row);
   }
   const taken = new Set(['Key']);
@@ -90,6 +80,26 @@ export async function viewsChart(db: Database, serverId: string, tz: string, day
     return row;
   });
   return { stats, libraries: shown };
+}
+
+/** Plays and seconds per (bucket key, library): the hour chart summed in SQL, day and weekday charts in here. */
+async function chartCells(db: Database, serverId: string, tz: string, days: number, kind: ChartKind) {
+  const bind = [serverId, tz, days];
+  if (kind === 'hour') {
+    const sep = '\u0001';
+    const rows = await db.query<{ key: string; plays: number; played_seconds: number }>(
+      chartRollup({ start: START, tz: '$2', separator: sep, localKey: HOUR_KEY, timeOfDay: true }),
+      bind,
+    );
+    return rows.map((row) => {
+      const [bucket = '', libraryId = ''] = row.key.split(sep);
+      return { bucket, libraryId, plays: row.plays, seconds: row.played_seconds };
+    });
+  }
+  const inputs = await db.query<DayChartInput>(dayChartInputs({ start: START, tz: '$2' }), bind);
+  const keys = new Map<number, string>();
+  const keyOf = (date: number) => keys.get(date) ?? keys.set(date, kind === 'day' ? isoDate(date) : String(weekdayOf(date))).get(date)!;
+  return dayChartCells(inputs).map(({ date, libraryId, plays, seconds }) => ({ bucket: keyOf(date), libraryId, plays, seconds }));
 }
 
 function labelOf(kind: ChartKind, bucket: string): string {

@@ -9,7 +9,7 @@ import { deletePlaybackActivity } from '../library/purge.js';
 import { createHistoryTestDatabase } from '../test-support/test-services.js';
 import { seededRandom } from '../test-support/seeded-random.js';
 import { viewsChart } from './chart-queries.js';
-import { dayChartRollup } from './day-chart-sql.js';
+import { dayChartInputs, dayChartRollup } from './day-chart-sql.js';
 import { daysWindowStart } from './time-window.js';
 
 /**
@@ -139,13 +139,13 @@ describe('day charts from the day slots', () => {
       Plans?: PlanNode[];
     }
     const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
-    const sql = dayChartRollup({
-      start: daysWindowStart('$2', '$3'),
-      tz: '$2',
-      separator: '|',
-      localKey: (local) => `${local}::date::text`,
-    });
-    for (const tz of ['UTC', 'Africa/Abidjan']) {
+    const start = daysWindowStart('$2', '$3');
+    // The charts' statement, and the year in review's (the same reads, summed in SQL).
+    const statements = [
+      dayChartInputs({ start, tz: '$2' }),
+      dayChartRollup({ start, tz: '$2', separator: '|', localKey: (local) => `${local}::date::text` }),
+    ];
+    for (const [sql, tz] of statements.flatMap((sql) => ['UTC', 'Africa/Abidjan'].map((tz) => [sql, tz] as const))) {
       const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, [
         serverId,
         tz,
