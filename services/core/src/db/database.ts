@@ -27,6 +27,15 @@ export interface Database {
  */
 const POOL_IDLE_MS = 300_000;
 
+/**
+ * PostgreSQL's JIT compilation off for the pooled connections: the statistics' statements are many small steps
+ * whose cost estimates run into the millions (a LATERAL read of the history that usually reads nothing), so a
+ * server built with LLVM (Debian's and the official images' PostgreSQL; not the embedded one) compiled each of
+ * them: 1.2 s of JIT for an all-time day chart of 40 ms at 5 M plays on PostgreSQL 15 with default settings
+ * (docs/performance.md, "JIT off"). A startup option, as statement_timeout: no round trip per connection.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
 export function openDatabase(url: string, logger: Logger, options: { poolMax?: number; applicationName?: string } = {}): Database {
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
@@ -34,7 +43,7 @@ export function openDatabase(url: string, logger: Logger, options: { poolMax?: n
     logging: (sql, timing) => logger.trace({ component: 'sql', ms: timing }, sql),
     benchmark: true,
     pool: { max: options.poolMax ?? 10, min: 0, idle: POOL_IDLE_MS, acquire: 30_000 },
-    dialectOptions: { application_name: options.applicationName ?? 'reelstat', statement_timeout: 60_000 },
+    dialectOptions: { application_name: options.applicationName ?? 'reelstat', statement_timeout: 60_000, options: SESSION_OPTIONS },
     define: { underscored: true, timestamps: false, freezeTableName: true },
   });
   return {
