@@ -29,7 +29,8 @@ function midnightCtes(start: string, tz: string): string {
 }
 
 /**
- * Plays and seconds per (local day bucket, library) over a days window, for the day and weekday charts, exact
+ * Plays and seconds per (local day bucket, library) over a days window, summed in SQL (the year in review's
+ * busiest day, inside its one statement; the charts sum dayChartInputs' rows in the service instead), exact
  * in any zone (DST days of 23 or 25 hours, +05:30, +05:45) from play_rollups_by_library_day_slots (0037: per UTC
  * day and library, slot i holds the plays of the day's first i quarter hours; history/day-slots-sql.ts).
  *
@@ -53,22 +54,9 @@ function midnightCtes(start: string, tz: string): string {
  * `localKey` maps a local midnight (timestamp without zone) to the bucket key. The last day runs to the next
  * local midnight. Rows: key = bucket key || `separator` || library id.
  */
-export function dayChartRollup(options: {
-  start: string;
-  tz: string;
-  separator: string;
-  localKey: (local: string) => string;
-  /**
-   * Every day has its own key (a date): each day and library is one row already, so the rows are not summed per
-   * key a second time (that sum sorted the 4,400 text keys of an all-time chart: a quarter of its time in UTC).
-   */
-  keyPerDay?: boolean;
-}): string {
-  const { start, tz, separator, localKey, keyPerDay = false } = options;
-  const final = keyPerDay
-    ? `SELECT k.key || '${separator}' || c.library_id AS key, c.plays::int AS plays, c.played_seconds::bigint AS played_seconds
-      FROM cells c JOIN keys k USING (n) WHERE c.plays > 0`
-    : `SELECT k.key || '${separator}' || c.library_id AS key, sum(c.plays)::int AS plays, sum(c.played_seconds)::bigint AS played_seconds
+export function dayChartRollup(options: { start: string; tz: string; separator: string; localKey: (local: string) => string }): string {
+  const { start, tz, separator, localKey } = options;
+  const final = `SELECT k.key || '${separator}' || c.library_id AS key, sum(c.plays)::int AS plays, sum(c.played_seconds)::bigint AS played_seconds
       FROM cells c JOIN keys k USING (n) GROUP BY k.key, c.library_id HAVING sum(c.plays) > 0`;
   return `WITH ${midnightCtes(start, tz)}, plan AS MATERIALIZED (
       -- Per UTC day from the first midnight's to the last one's: (local day, slot, sign) for what its row gives.
