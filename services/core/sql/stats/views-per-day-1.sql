@@ -37,7 +37,6 @@ WITH dates AS MATERIALIZED (
         SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_slots WHERE server_id = $1 AND bucket = m.day
       ) AS r
     UNION ALL
-    -- LATERAL, OFFSET 0: not flattened into a hash join over the whole history.
     SELECT m.n, NULL, NULL, NULL, h.library_id, count(*)::int, sum(h.played_seconds)::bigint, NULL, NULL, NULL, NULL
       FROM moments m CROSS JOIN LATERAL (
         SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history

@@ -28,6 +28,16 @@ function midnightCtes(start: string, tz: string): string {
     )`;
 }
 
+/** The day-slot rows of the window's UTC days, from the first midnight's to the last one's (after midnightCtes). */
+const WINDOW_DAY_ROWS = `server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)`;
+
+/**
+ * The plays from midnight m's quarter hour to m (a LATERAL over moments m; none unless the zone's midnight is not
+ * on a quarter hour). OFFSET 0: not flattened into a hash join over the whole history.
+ */
+const PLAYS_BEFORE_MIDNIGHT = `SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
+        WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0`;
+
 /**
  * Plays and seconds per (local day bucket, library) over a days window, summed in SQL (the year in review's
  * busiest day, inside its one statement; the charts sum dayChartInputs' rows in the service instead), exact
@@ -78,7 +88,7 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
         SELECT p.n, r.library_id, p.sign * r.day_plays AS plays, p.sign * r.day_seconds AS played_seconds
           FROM (
             SELECT bucket, library_id, day_plays, day_seconds FROM play_rollups_by_library_day_slots
-            WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+            WHERE ${WINDOW_DAY_ROWS}
               AND (SELECT hi FROM edges) = 0
             OFFSET 0
           ) AS r JOIN plan p ON p.u = r.bucket
@@ -94,7 +104,7 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
               plays[(SELECT lo FROM edges)] AS lo_plays, played_seconds[(SELECT lo FROM edges)] AS lo_seconds,
               plays[(SELECT hi FROM edges)] AS hi_plays, played_seconds[(SELECT hi FROM edges)] AS hi_seconds
             FROM play_rollups_by_library_day_slots
-            WHERE server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)
+            WHERE ${WINDOW_DAY_ROWS}
               AND (SELECT hi FROM edges) > 0
             OFFSET 0
           ) AS r JOIN plan p ON p.u = r.bucket
@@ -108,11 +118,9 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
           ) AS r
         UNION ALL
         -- Only in a zone whose midnight is not on a quarter hour: the history from the midnight's quarter to it.
-        -- LATERAL, OFFSET 0: not flattened into a hash join over the whole table.
         SELECT m.n + k.shift, h.library_id, k.sign, k.sign * h.played_seconds
           FROM moments m CROSS JOIN LATERAL (
-            SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
-            WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
+            ${PLAYS_BEFORE_MIDNIGHT}
           ) AS h CROSS JOIN (VALUES (0, -1), (-1, 1)) AS k (shift, sign)
           WHERE m.x > m.quarter
       ) AS parts GROUP BY n, library_id
@@ -141,7 +149,6 @@ export function dayChartRollup(options: { start: string; tz: string; separator: 
  *   hour, the history from the midnight's quarter to it.
  */
 export function dayChartInputs(options: { start: string; tz: string }): string {
-  const range = `server_id = $1 AND bucket >= (SELECT min(day) FROM moments) AND bucket <= (SELECT max(day) FROM moments)`;
   const dayNumber = (utcMidnight: string) => `(extract(epoch FROM ${utcMidnight}) / 86400)::int`;
   return `WITH ${midnightCtes(options.start, options.tz)}, edges AS MATERIALIZED (
       SELECT COALESCE(min(slot) FILTER (WHERE slot > 0), 0) AS lo, COALESCE(max(slot), 0) AS hi FROM moments
@@ -152,22 +159,20 @@ export function dayChartInputs(options: { start: string; tz: string }): string {
     UNION ALL
     -- No midnight inside a UTC day: the totals by index-only scan of 0038's narrow index (the arrays not read).
     SELECT NULL::int, ${dayNumber('bucket')}, NULL, NULL, library_id, day_plays, day_seconds, NULL, NULL, NULL, NULL
-      FROM play_rollups_by_library_day_slots WHERE ${range} AND (SELECT hi FROM edges) = 0
+      FROM play_rollups_by_library_day_slots WHERE ${WINDOW_DAY_ROWS} AND (SELECT hi FROM edges) = 0
     UNION ALL
     SELECT NULL::int, ${dayNumber('bucket')}, NULL, NULL, library_id, day_plays, day_seconds,
         plays[(SELECT lo FROM edges)], played_seconds[(SELECT lo FROM edges)], plays[(SELECT hi FROM edges)], played_seconds[(SELECT hi FROM edges)]
-      FROM play_rollups_by_library_day_slots WHERE ${range} AND (SELECT hi FROM edges) > 0
+      FROM play_rollups_by_library_day_slots WHERE ${WINDOW_DAY_ROWS} AND (SELECT hi FROM edges) > 0
     UNION ALL
     SELECT m.n, NULL, NULL, NULL, r.library_id, r.plays[m.slot], r.played_seconds[m.slot], NULL, NULL, NULL, NULL
       FROM edges e JOIN moments m ON m.slot > e.lo AND m.slot < e.hi CROSS JOIN LATERAL (
         SELECT library_id, plays, played_seconds FROM play_rollups_by_library_day_slots WHERE server_id = $1 AND bucket = m.day
       ) AS r
     UNION ALL
-    -- LATERAL, OFFSET 0: not flattened into a hash join over the whole history.
     SELECT m.n, NULL, NULL, NULL, h.library_id, count(*)::int, sum(h.played_seconds)::bigint, NULL, NULL, NULL, NULL
       FROM moments m CROSS JOIN LATERAL (
-        SELECT COALESCE(library_id, '') AS library_id, played_seconds FROM playback_history
-        WHERE server_id = $1 AND started_at >= m.quarter AND started_at < m.x OFFSET 0
+        ${PLAYS_BEFORE_MIDNIGHT}
       ) AS h
       WHERE m.x > m.quarter
       GROUP BY m.n, h.library_id`;
