@@ -14,6 +14,12 @@ export interface Database {
     bind?: unknown[] | Record<string, unknown>,
     transaction?: Transaction,
   ): Promise<Row[]>;
+  /**
+   * A read of many rows, returned as the driver parses them: Sequelize's query copies every row into a new object
+   * (an all-time day chart's 5,500 rows: about 4 of its 25 ms). Same pool and session settings; pg's errors as
+   * they are. Positional binds only.
+   */
+  rows<Row extends object = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<Row[]>;
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
   url: string;
@@ -51,6 +57,17 @@ export function openDatabase(url: string, logger: Logger, options: { poolMax?: n
     url,
     async query<Row extends object>(sql: string, bind?: unknown[] | Record<string, unknown>, transaction?: Transaction) {
       return sequelize.query<Row>(sql, { bind: bind as never, type: QueryTypes.SELECT, transaction: transaction ?? null, raw: true });
+    },
+    async rows<Row extends object>(sql: string, bind: unknown[] = []) {
+      const pool = sequelize.connectionManager;
+      const connection = (await pool.getConnection({ type: 'read' })) as pg.Client;
+      const started = performance.now();
+      try {
+        return (await connection.query<Row>(sql, bind)).rows;
+      } finally {
+        logger.trace({ component: 'sql', ms: Math.round(performance.now() - started) }, sql);
+        pool.releaseConnection(connection);
+      }
     },
     async isReachable() {
       try {

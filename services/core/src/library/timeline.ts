@@ -84,7 +84,7 @@ export async function activityTimeline(
 
 /** The newest `entries` runs among the user's newest `plays` plays in those libraries, newest first. */
 function readRuns(db: Database, serverId: string, userId: string, libraryIds: string[], plays: number, entries: number): Promise<RunRow[]> {
-  return db.query<RunRow>(
+  return db.rows<RunRow>(
     `WITH newest AS (
        SELECT id, started_at, item_id, series_id, season_number, COALESCE('s:' || series_id, 'i:' || item_id) AS show
        FROM playback_history WHERE server_id = $1 AND user_id = $2 AND library_id = ANY($3::text[])

@@ -96,7 +96,7 @@ async function chartCells(db: Database, serverId: string, tz: string, days: numb
       return { bucket, libraryId, plays: row.plays, seconds: row.played_seconds };
     });
   }
-  const inputs = await db.query<DayChartInput>(dayChartInputs({ start: START, tz: '$2' }), bind);
+  const inputs = await db.rows<DayChartInput>(dayChartInputs({ start: START, tz: '$2' }), bind);
   const keys = new Map<number, string>();
   const keyOf = (date: number) => keys.get(date) ?? keys.set(date, kind === 'day' ? isoDate(date) : String(weekdayOf(date))).get(date)!;
   return dayChartCells(inputs).map(({ date, libraryId, plays, seconds }) => ({ bucket: keyOf(date), libraryId, plays, seconds }));

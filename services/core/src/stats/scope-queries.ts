@@ -251,7 +251,7 @@ export async function lastPlayed(db: Database, serverId: string, scope: 'user' |
 
 /** The users table (SPEC.md §2 /users): all-time totals from play_totals, last play from user_last_plays (kept with the history). */
 export async function allUserActivity(db: Database, serverId: string) {
-  const rows = await db.query<{
+  const rows = await db.rows<{
     id: string;
     name: string;
     primary_image_tag: string | null;
