@@ -19,11 +19,18 @@ const ids: Record<string, string> = { u1: 'user-3', films: 'lib-shows', m1: 'mov
 const swap = (v: unknown): unknown => (typeof v === 'string' && ids[v] ? ids[v] : Array.isArray(v) ? v.map(swap) : v);
 const sent: Array<{ name: string; sql: string; bind: unknown }> = [];
 let current = '';
+const record = (sql: string, bind: unknown) => {
+  if (/^\s*(WITH|SELECT)/i.test(sql) && !/pg_advisory|DELETE|INSERT|UPDATE/i.test(sql)) sent.push({ name: current, sql, bind });
+};
 const recording: Database = {
   ...db,
   query: (sql, bind, transaction) => {
-    if (/^\s*(WITH|SELECT)/i.test(sql) && !/pg_advisory|DELETE|INSERT|UPDATE/i.test(sql)) sent.push({ name: current, sql, bind });
+    record(sql, bind);
     return db.query(sql, bind, transaction);
+  },
+  rows: (sql, bind) => {
+    record(sql, bind);
+    return db.rows(sql, bind);
   },
 };
 for (const [name, call] of Object.entries(SQL_CATALOG)) {

@@ -104,20 +104,22 @@ export async function collectSqlCatalog(db: Database, serverId: string): Promise
   // One statement at a time: a call that runs queries concurrently (Promise.all) would otherwise send them in
   // an order that depends on the database's timing, and number its files differently from run to run.
   let previous: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(sql: string, send: () => Promise<T>): Promise<T> => {
+    const run = previous.then(() => {
+      sent.push(sql);
+      return send();
+    });
+    previous = run.catch(() => undefined);
+    return run;
+  };
   const recording: Database = {
     ...db,
     query: <Row extends object = Record<string, unknown>>(
       sql: string,
       bind?: Parameters<Database['query']>[1],
       transaction?: Parameters<Database['query']>[2],
-    ) => {
-      const run = previous.then(() => {
-        sent.push(sql);
-        return db.query<Row>(sql, bind, transaction);
-      });
-      previous = run.catch(() => undefined);
-      return run;
-    },
+    ) => inTurn(sql, () => db.query<Row>(sql, bind, transaction)),
+    rows: <Row extends object = Record<string, unknown>>(sql: string, bind?: unknown[]) => inTurn(sql, () => db.rows<Row>(sql, bind)),
   };
   const files = new Map<string, string>();
   for (const [name, call] of Object.entries(SQL_CATALOG)) {
