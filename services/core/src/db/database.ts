@@ -16,8 +16,8 @@ export interface Database {
   ): Promise<Row[]>;
   /**
    * A read of many rows, returned as the driver parses them: Sequelize's query copies every row into a new object
-   * (an all-time day chart's 5,500 rows: about 4 of its 25 ms). Same pool and session settings; pg's errors as
-   * they are. Positional binds only.
+   * (an all-time day chart's 5,481 input rows at 5 M plays: about 2 ms of the statement's 12–22, docs/performance.md).
+   * Same pool and session settings; pg's errors as they are. Positional binds only.
    */
   rows<Row extends object = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<Row[]>;
   isReachable(): Promise<boolean>;

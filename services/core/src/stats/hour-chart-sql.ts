@@ -121,8 +121,8 @@ export function chartRollup(options: {
   // day's moves from the key its rows were given to its own: the hour row (or, for an hour split between two
   // buckets, its quarter rows) is added under its key and subtracted under the reference's: summed per day's two
   // offsets and UTC time of day first on the days of steady_fix_days, hour by hour on the days of a change (New
-  // York all time at 5 M plays: 696 keyed rows instead of 5,476; St John's: 4,298 instead of
-  // 23,596 quarter rows keyed by zone conversions). A DST month so reads its 96 rows per library and the hours of the days on the
+  // York all time at 5 M plays: 696 keyed rows instead of 5,476; St John's: 4,298 instead of 23,596 quarter rows
+  // keyed by zone conversions). A DST month so reads its 96 rows per library and the hours of the days on the
   // change's shorter side.
   const monthPart = timeOfDay
     ? `SELECT ${localKey(`(timestamp '2000-01-01' + s.off + s.quarter * interval '15 minutes')`)} || '${separator}' || s.library_id AS key,

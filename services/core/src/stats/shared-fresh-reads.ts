@@ -11,7 +11,7 @@
 export class SharedFreshReads<Key, T> {
   private readonly reads = new Map<Key, { running: Promise<T>; next?: Promise<T> }>();
 
-  /** How many reads ran (for tests and the benchmark). */
+  /** How many reads ran (for tests). */
   started = 0;
 
   read(key: Key, run: () => Promise<T>): Promise<T> {
