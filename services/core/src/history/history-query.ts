@@ -13,6 +13,7 @@ import {
   datedWalkPage,
   fieldValuesCheck,
   sortWalkIds,
+  orderedArrayScans,
   userCoverRows,
   userKeyedCheaper,
   userKeyedReaches,
@@ -302,7 +303,9 @@ export async function queryHistory(
   const walk = searched && { ...searched, candidates: undefined };
   const { where, bind, filtered } = selectHistory(serverId, request, searched);
   const order = historyOrder(request.sort, request.desc);
-  const pagePlan = choosePage(searched, serverId, request, whole, tuning.page);
+  // Only a page that could walk an order's index asks the server's version (once per Database).
+  const orderedArrays = searched?.candidates && request.sort !== 'ActivityDateInserted' ? await orderedArrayScans(db) : true;
+  const pagePlan = choosePage(searched, serverId, request, whole, tuning.page, orderedArrays);
   const byUser = searched && scope.kind === 'user' && unfiltered;
   // A rare word within a user whose candidates are users, items or series (all in history_user_cover): the
   // user's index entries are filtered by key without table reads, and only the user's candidates are checked,

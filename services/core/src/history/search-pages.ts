@@ -147,6 +147,8 @@ export function choosePage(
   request: HistoryRequest,
   whole: boolean,
   forced?: PagePlan,
+  /** Whether the server walks an index in order with an array condition inside it (orderedArrayScans). */
+  orderedArrays = true,
 ): PagePlan {
   const candidates = plan?.candidates;
   if (!plan || !candidates) return 'walk';
@@ -159,7 +161,9 @@ export function choosePage(
     sortWalk: sortWalk(plan, serverId, request, whole),
   };
   if (forced && possible[forced]) return forced;
-  if (possible.sortWalk && keyedPage(plan, rows, whole) && sortWalkCost(plan, rows) < plan.candidatePlays) return 'sortWalk';
+  if (possible.sortWalk && orderedArrays && keyedPage(plan, rows, whole) && sortWalkCost(plan, rows) < plan.candidatePlays) {
+    return 'sortWalk';
+  }
   if (possible.datedWalk) {
     const keys = candidates.reduce((sum, { keys }) => sum + keys.length, 0);
     const keyedRows = possible.datedKeys ? Math.min(keys * rows, plan.candidatePlays) : plan.candidatePlays;
@@ -291,6 +295,28 @@ function sortWalk(plan: SearchPlan, serverId: string | string[], request: Histor
  * rows read from the table. A keyed page reads every candidate instead (9,650 for a rare user at 5 M plays).
  */
 const sortWalkCost = (plan: SearchPlan, rows: number) => (rows * plan.plays) / plan.atLeast / INDEX_ENTRIES_PER_ROW + rows;
+
+/**
+ * Whether the server compares an index's entries with an array (`id = ANY(…)`) while walking the index in its
+ * order: PostgreSQL 17 and later. Before 17 an array condition on a column after the first makes the scan one
+ * descent per element, so for an ordered walk the planner checks it on each entry's table row instead: the
+ * sortWalk then reads a row per entry passed (31,000 rows, 1.3–1.5 s for a rare user's title page at 5 M plays
+ * on PostgreSQL 15: docs/performance.md, "A rare user sorted by title") and always ran into its timeout. Asked
+ * once per Database.
+ */
+export function orderedArrayScans(db: Database): Promise<boolean> {
+  let known = ORDERED_ARRAY_SCANS.get(db);
+  if (!known) {
+    known = db
+      .query<{ version: number }>(`SELECT current_setting('server_version_num')::int AS version`)
+      .then(([row]) => (row?.version ?? 0) >= 170_000);
+    // A failed question is asked again by the next search, not remembered.
+    known.catch(() => ORDERED_ARRAY_SCANS.delete(db));
+    ORDERED_ARRAY_SCANS.set(db, known);
+  }
+  return known;
+}
+const ORDERED_ARRAY_SCANS = new WeakMap<Database, Promise<boolean>>();
 
 /**
  * The longest a walk of an order's index may take before the page falls back to reading the candidates. The
