@@ -12,10 +12,12 @@
  *
  *   npm run bench:api -- [--data-dir ./data/bench | --database-url URL] [--samples 30] [--cached-samples 100]
  *     [--duration 15] [--connections 20] [--play-every-ms 1000] [--only REGEX] [--no-mix] [--log-level warn]
- *     [--in-process]
+ *     [--in-process] [--print-samples]
  * --only measures only the calls whose name matches; --no-mix leaves out the home-page mix; --log-level trace
  * prints every SQL statement with its time (JSON lines, beside the table); --in-process runs the server inside
- * the benchmark's own process, as the figures of docs/performance.md before issue 20's eighth session were taken.
+ * the benchmark's own process, as the figures of docs/performance.md before issue 20's eighth session were taken;
+ * --print-samples prints each call's uncached samples in the order taken (to stderr), to tell one slow sample,
+ * the first after the start or a moment of the machine's, from a slow call.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -36,6 +38,7 @@ const databaseUrl = argument('database-url', loadConfig().databaseUrl ?? '');
 const only = new RegExp(argument('only', '.'));
 const withMix = !process.argv.includes('--no-mix');
 const inProcess = process.argv.includes('--in-process');
+const printSamples = process.argv.includes('--print-samples');
 
 interface Call {
   group: 'stats' | 'history' | 'detail';
@@ -201,6 +204,7 @@ async function main() {
       await once();
       const cached: number[] = [];
       for (let i = 0; i < cachedSamples; i += 1) cached.push((await once()).ms);
+      if (printSamples) console.error(`${call.name}: ${uncached.map((ms) => Math.round(ms)).join(' ')}`);
       results.push({
         group: call.group,
         name: call.name,
