@@ -146,9 +146,9 @@ export function choosePage(
   serverId: string | string[],
   request: HistoryRequest,
   whole: boolean,
-  forced?: PagePlan,
+  forced: PagePlan | undefined,
   /** Whether the server walks an index in order with an array condition inside it (orderedArrayScans). */
-  orderedArrays = true,
+  orderedArrays: boolean,
 ): PagePlan {
   const candidates = plan?.candidates;
   if (!plan || !candidates) return 'walk';
@@ -300,7 +300,7 @@ const sortWalkCost = (plan: SearchPlan, rows: number) => (rows * plan.plays) / p
  * Whether the server compares an index's entries with an array (`id = ANY(…)`) while walking the index in its
  * order: PostgreSQL 17 and later. Before 17 an array condition on a column after the first makes the scan one
  * descent per element, so for an ordered walk the planner checks it on each entry's table row instead: the
- * sortWalk then reads a row per entry passed (31,000 rows, 1.3–1.5 s for a rare user's title page at 5 M plays
+ * sortWalk then reads a row per entry passed (30,700 rows, 1.46–1.50 s for a rare user's title page at 5 M plays
  * on PostgreSQL 15: docs/performance.md, "A rare user sorted by title") and always ran into its timeout. Asked
  * once per Database.
  */
